@@ -1,0 +1,91 @@
+# cpufreq-bpf: BPF struct_ops cpufreq governors, their loader and tests.
+#
+#   make deps    install build and test dependencies (apt-get, as root)
+#   make         patched kernel (+ debug kernel), bpftool/libbpf, vmlinux.h,
+#                BPF governors and the loader, all under build/
+#   make check   host unit tests, then every BATS suite inside the VM
+#   make demo    boot the VM and show governors at work
+#   make bench   benchmarks (not tests): CSV, plots and a summary in build/bench
+
+SHELL := /bin/bash
+BUILD := $(CURDIR)/build
+export CACHE ?= /var/cache/cpufreq-bpf
+
+CLANG ?= clang-19
+LLVM_STRIP ?= llvm-strip-19
+KSRC := $(BUILD)/linux
+BPFTOOL := $(BUILD)/tools/bpftool/bpftool
+LIBBPF_DIR := $(BUILD)/tools/libbpf
+LIBBPF_A := $(LIBBPF_DIR)/libbpf.a
+VMLINUX_H := $(BUILD)/vmlinux.h
+
+DEPS := linux-source-6.12 clang-19 llvm-19 lld-19 libelf-dev zlib1g-dev \
+	flex bison bc dwarves libssl-dev cpio ccache qemu-system-x86 bats \
+	rt-tests rt-app stress-ng linux-cpupower trace-cmd gnuplot-nox \
+	busybox-static libcap-dev python3 jq
+
+KERNEL_INPUTS := kernel-patch/build-kernel kernel-patch/series \
+	kernel-patch/config $(wildcard kernel-patch/*.patch)
+
+BPF_SRCS := $(wildcard bpf-governors/*.bpf.c) $(wildcard selftests/bpf/*.bpf.c)
+BPF_OBJS := $(patsubst %.bpf.c,$(BUILD)/bpf/%.bpf.o,$(notdir $(BPF_SRCS)))
+BPF_HDRS := $(wildcard include/*.h)
+
+.PHONY: all deps kernel kernel-debug tools bpf check demo bench clean
+all: kernel kernel-debug tools bpf
+
+deps:
+	@missing=$$(for p in $(DEPS); do dpkg-query -W -f '$${Status}\n' $$p 2>/dev/null | \
+		grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	else echo "deps: all installed"; fi
+
+kernel: $(BUILD)/kernel/bzImage
+kernel-debug: $(BUILD)/kernel-debug/bzImage
+
+$(BUILD)/kernel/bzImage: $(KERNEL_INPUTS)
+	kernel-patch/build-kernel $(BUILD)/kernel
+	@touch -h $(BUILD)/kernel
+
+$(BUILD)/kernel-debug/bzImage: $(KERNEL_INPUTS) kernel-patch/config-debug
+	kernel-patch/build-kernel --debug $(BUILD)/kernel-debug
+	@touch -h $(BUILD)/kernel-debug
+
+# bpftool and libbpf from the same tree as the kernel: Debian's are too old
+# for struct_ops links.
+tools: $(BPFTOOL) $(LIBBPF_A)
+
+$(BPFTOOL): $(BUILD)/kernel/bzImage
+	$(MAKE) -s -C $(KSRC)/tools/bpf/bpftool OUTPUT=$(BUILD)/tools/bpftool/ \
+		CLANG=$(CLANG) LLVM_STRIP=$(LLVM_STRIP) >/dev/null
+
+$(LIBBPF_A): $(BUILD)/kernel/bzImage
+	$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(LIBBPF_DIR)/ BUILD_STATIC_ONLY=1 \
+		DESTDIR=$(LIBBPF_DIR) prefix= install >/dev/null
+
+$(VMLINUX_H): $(BUILD)/kernel/bzImage $(BPFTOOL)
+	$(BPFTOOL) btf dump file $(BUILD)/kernel/vmlinux format c > $@.tmp && mv $@.tmp $@
+
+bpf: $(BPF_OBJS)
+
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	-I$(BUILD) -I$(CURDIR)/include -I$(LIBBPF_DIR)/include
+
+$(BUILD)/bpf/%.bpf.o: bpf-governors/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/bpf/%.bpf.o: selftests/bpf/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+check: all
+	selftests/run-all
+
+demo: all
+	selftests/demo
+
+clean:
+	rm -rf $(BUILD)
