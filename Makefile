@@ -31,8 +31,12 @@ BPF_SRCS := $(wildcard bpf-governors/*.bpf.c) $(wildcard selftests/bpf/*.bpf.c)
 BPF_OBJS := $(patsubst %.bpf.c,$(BUILD)/bpf/%.bpf.o,$(notdir $(BPF_SRCS)))
 BPF_HDRS := $(wildcard include/*.h)
 
+SELFTEST_TOOLS := $(BUILD)/selftests/link_update
+USER_CFLAGS := -O2 -g -Wall -Wextra -Werror -I$(LIBBPF_DIR)/include
+USER_LDLIBS := $(LIBBPF_A) -lelf -lz
+
 .PHONY: all deps kernel kernel-debug tools bpf check demo bench clean
-all: kernel kernel-debug tools bpf
+all: kernel kernel-debug tools bpf $(SELFTEST_TOOLS)
 
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f '$${Status}\n' $$p 2>/dev/null | \
@@ -80,6 +84,10 @@ $(BUILD)/bpf/%.bpf.o: bpf-governors/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
 $(BUILD)/bpf/%.bpf.o: selftests/bpf/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/selftests/%: selftests/tools/%.c $(LIBBPF_A)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $< -o $@ $(USER_LDLIBS)
 
 check: all
 	selftests/run-all

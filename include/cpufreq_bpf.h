@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cpufreq_bpf.h - what a BPF cpufreq governor includes.
+ *
+ * A governor is a struct cpufreq_gov_ops in a ".struct_ops.link" section
+ * whose ops are BPF programs; see docs/ for the ops and kfunc reference.
+ * The kfuncs below are those of kernel/sched/cpufreq_bpf.c.
+ */
+#ifndef __CPUFREQ_BPF_H
+#define __CPUFREQ_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#define SCHED_CAPACITY_SHIFT	10
+#define SCHED_CAPACITY_SCALE	(1UL << SCHED_CAPACITY_SHIFT)
+#define SCHED_CPUFREQ_IOWAIT	(1U << 0)
+#define NSEC_PER_USEC		1000ULL
+#define NSEC_PER_MSEC		1000000ULL
+#define USEC_PER_MSEC		1000U
+
+/* Governors handle policies whose CPUs are below this number. */
+#define CPUFREQ_BPF_MAX_CPUS	64
+
+/* Requesting and switching */
+extern int bpf_cpufreq_request(struct cpufreq_policy *policy, u32 freq_khz) __ksym;
+extern u32 bpf_cpufreq_resolve_freq(struct cpufreq_policy *policy, u32 freq_khz) __ksym;
+extern int bpf_cpufreq_flush(struct cpufreq_policy *policy) __ksym;
+extern u32 bpf_cpufreq_transition_delay_us(struct cpufreq_policy *policy) __ksym;
+
+/* Sampling and exit */
+extern int bpf_cpufreq_set_sample_period(struct cpufreq_policy *policy, u32 period_us) __ksym;
+extern int bpf_cpufreq_sample_in(struct cpufreq_policy *policy, u32 delay_us) __ksym;
+extern void bpf_cpufreq_exit_error(struct cpufreq_policy *policy, const char *reason__str) __ksym;
+
+/* Scheduler signals of one CPU */
+extern unsigned long bpf_cpufreq_cpu_util_cfs(s32 cpu) __ksym;
+extern unsigned long bpf_cpufreq_cpu_util_cfs_boost(s32 cpu) __ksym;
+extern unsigned long bpf_cpufreq_cpu_util_effective(s32 cpu, unsigned long *min,
+						    unsigned long *max) __ksym;
+extern unsigned long bpf_cpufreq_cpu_util_rt(s32 cpu) __ksym;
+extern unsigned long bpf_cpufreq_cpu_util_dl(s32 cpu) __ksym;
+extern unsigned long bpf_cpufreq_cpu_bw_dl(s32 cpu) __ksym;
+extern bool bpf_cpufreq_cpu_rt_runnable(s32 cpu) __ksym;
+extern u32 bpf_cpufreq_cpu_nr_running(s32 cpu) __ksym;
+extern unsigned long bpf_cpufreq_cpu_capacity(s32 cpu) __ksym;
+extern bool bpf_cpufreq_freq_invariant(void) __ksym;
+extern bool bpf_cpufreq_cpu_uclamp_capped(s32 cpu) __ksym;
+extern u64 bpf_cpufreq_cpu_idle_time_us(s32 cpu, bool io_is_busy, u64 *wall_us) __ksym;
+extern unsigned long bpf_cpufreq_cpu_nohz_idle_calls(s32 cpu) __ksym;
+
+/* Whether @cpu belongs to the policy's online CPUs. */
+static __always_inline bool policy_has_cpu(const struct cpufreq_policy *policy, u32 cpu)
+{
+	if (cpu >= CPUFREQ_BPF_MAX_CPUS || cpu >= 8 * sizeof(policy->cpus[0].bits[0]))
+		return false;
+	return (policy->cpus[0].bits[0] >> cpu) & 1;
+}
+
+/* Iterates @cpu over the policy's online CPUs. */
+#define for_each_policy_cpu(cpu, policy)				\
+	for ((cpu) = 0; (cpu) < CPUFREQ_BPF_MAX_CPUS; (cpu)++)		\
+		if (policy_has_cpu(policy, cpu))
+
+/* The top frequency a utilization maps to: schedutil's 25% headroom. */
+static __always_inline unsigned long map_util_freq(unsigned long util,
+						   unsigned long freq,
+						   unsigned long cap)
+{
+	return (freq + (freq >> 2)) * util / cap;
+}
+
+/* Reads slot @idx of a per-policy array map, keyed by policy->cpu. */
+#define policy_slot(map, policy) ({					\
+	u32 __key = (policy)->cpu;					\
+	bpf_map_lookup_elem(map, &__key);				\
+})
+
+#endif /* __CPUFREQ_BPF_H */

@@ -1,0 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A second test governor under another name, to run two at once. */
+#define TEST_GOV_NAME "bpf_test_b"
+#include "test_gov.bpf.c"

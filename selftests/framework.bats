@@ -1,0 +1,262 @@
+#!/usr/bin/env bats
+# The cpufreq_gov_ops framework, through the test governor and plain bpftool.
+
+load lib
+
+setup() {
+	reset_policies
+}
+
+teardown() {
+	stop_hogs
+	reset_policies
+	unregister_all
+	trace_off
+}
+
+@test "a governor registered with bpftool struct_ops register is listed" {
+	register test_gov
+	governor_listed bpf_test
+	[ -e "$LINKS/test_gov_ops" ]
+	[ -r "$BPF_DEBUGFS/bpf_test/stats" ]
+}
+
+@test "a governor whose name exists already is refused with EEXIST" {
+	run register test_gov_dup
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"File exists"* ]]
+	[ "$(policy_read 0 scaling_available_governors | tr ' ' '\n' | grep -cx schedutil)" -eq 1 ]
+	[ ! -e "$BPF_DEBUGFS/schedutil" ]
+}
+
+@test "a policy on it ramps up under a hog and down after, on this switch path" {
+	register test_gov
+	set_governor 0 bpf_test
+	[ "$(governor 0)" = bpf_test ]
+	wait_for 10 freq_at_most 0 800000
+	start_hog 0
+	wait_for 10 freq_is 0 2000000
+	stop_hogs
+	wait_for 10 freq_at_most 0 800000
+	if fast_switch_on; then
+		[ "$(gov_stat bpf_test 0 fast_switches)" -gt 0 ]
+	else
+		[ "$(gov_stat bpf_test 0 fast_switches)" -eq 0 ]
+		[ "$(gov_stat bpf_test 0 deferred_switches)" -gt 0 ]
+	fi
+	[ "$(gov_stat bpf_test 0 update_calls)" -gt 0 ]
+	[ "$(gov_stat bpf_test 0 errors)" -eq 0 ]
+}
+
+@test "every op is called and every signal kfunc answers" {
+	register test_gov
+	set_governor 0 bpf_test
+	start_hog 0
+	wait_for 10 freq_is 0 2000000
+	sleep 0.2
+	[ "$(seen test_gov init)" -ge 1 ]
+	[ "$(seen test_gov start)" -ge 1 ]
+	[ "$(seen test_gov limits)" -ge 1 ]
+	[ "$(seen test_gov update)" -gt 0 ]
+	[ "$(seen test_gov sample)" -gt 0 ]
+	[ "$(seen test_gov request_errors)" -eq 0 ]
+	[ "$(seen test_gov resolved_max)" -eq 2000000 ]
+	[ "$(seen test_gov transition_delay_us)" -gt 0 ]
+	[ "$(seen test_gov capacity)" -eq 1024 ]
+	[ "$(seen test_gov freq_invariant)" -eq 1 ]
+	[ "$(seen test_gov max_util_cfs)" -gt 500 ]
+	[ "$(seen test_gov wall_us)" -gt 0 ]
+	[ "$(seen test_gov nr_running)" -ge 0 ]
+	stop_hogs
+	set_governor 0 schedutil
+	[ "$(seen test_gov stop)" -ge 1 ]
+	[ "$(seen test_gov exit)" -ge 1 ]
+}
+
+@test "RT and deadline tasks show in the signals" {
+	register test_gov
+	set_governor 0 bpf_test
+	set_governor 2 bpf_test
+	taskset -c 0 chrt -f 10 bash -c 'for i in $(seq 200000); do :; done' &
+	HOGS+=" $!"
+	chrt -d --sched-runtime 2000000 --sched-deadline 10000000 \
+		--sched-period 10000000 0 bash -c 'for i in $(seq 100000); do :; done' &
+	HOGS+=" $!"
+	wait_for 20 test "$(seen test_gov rt_runnable_seen)" -eq 1
+	wait_for 20 test "$(seen test_gov max_util_rt)" -gt 0
+	wait_for 20 test "$(seen test_gov max_bw_dl)" -gt 0
+}
+
+@test "scaling_max_freq and scaling_min_freq are never left" {
+	register test_gov
+	set_governor 0 bpf_test
+	start_hog 0
+	wait_for 10 freq_is 0 2000000
+	policy_write 0 scaling_max_freq 1200000
+	wait_for 5 freq_is 0 1200000
+	[ "$(seen test_gov resolved_max)" -eq 1200000 ]
+	ctl test_gov 2000000 0 0
+	for i in $(seq 40); do
+		[ "$(cur_freq 0)" -le 1200000 ]
+		sleep 0.025
+	done
+	stop_hogs
+	ctl test_gov 400000 0 0
+	policy_write 0 scaling_max_freq 2000000
+	policy_write 0 scaling_min_freq 1600000
+	wait_for 5 freq_is 0 1600000
+	for i in $(seq 40); do
+		[ "$(cur_freq 0)" -ge 1600000 ]
+		sleep 0.025
+	done
+}
+
+@test "two BPF governors run two policies at once" {
+	register test_gov
+	register test_gov_b
+	set_governor 0 bpf_test
+	set_governor 2 bpf_test_b
+	start_hog 0
+	start_hog 2
+	wait_for 10 freq_is 0 2000000
+	wait_for 10 freq_is 2 2600000
+	[ "$(gov_stat bpf_test 0 governed)" -eq 1 ]
+	[ "$(gov_stat bpf_test 2 governed)" -eq 0 ]
+	[ "$(gov_stat bpf_test_b 2 governed)" -eq 1 ]
+	[ "$(seen test_gov_b update)" -gt 0 ]
+}
+
+@test "unregistering under a hog returns each policy to its previous governor" {
+	register test_gov
+	set_governor 0 ondemand
+	set_governor 0 bpf_test
+	set_governor 2 performance
+	set_governor 2 bpf_test
+	start_hog 0
+	wait_for 10 freq_is 0 2000000
+	unregister test_gov_ops
+	wait_for 10 governor_gone bpf_test
+	[ "$(governor 0)" = ondemand ]
+	[ "$(governor 2)" = performance ]
+	grep -q '^bpf_test: unregistered$' "$BPF_DEBUGFS/exits"
+	# ondemand has the policy now: it follows the hog.
+	wait_for 10 freq_is 0 2000000
+	stop_hogs
+	wait_for 10 freq_at_most 0 800000
+}
+
+@test "an error exit returns the policies and its reason is visible" {
+	register test_gov
+	set_governor 0 conservative
+	set_governor 0 bpf_test
+	start_hog 0
+	ctl test_gov 0 1 0
+	wait_for 10 governor_gone bpf_test
+	[ "$(governor 0)" = conservative ]
+	grep -q '^bpf_test: error: test_gov was told to exit$' "$BPF_DEBUGFS/exits"
+	grep -q '^state retired$' "$BPF_DEBUGFS/bpf_test/stats"
+	dmesg | grep -q 'governor bpf_test removed: error: test_gov was told to exit'
+	# The map is still attached, but no policy can switch to it.
+	run set_governor 0 bpf_test
+	[ "$status" -ne 0 ]
+	unregister test_gov_ops
+	wait_for 10 test ! -e "$BPF_DEBUGFS/bpf_test"
+}
+
+@test "a governor may refuse a policy, which keeps its governor" {
+	register test_gov
+	ctl test_gov 0 0 1
+	set_governor 0 ondemand
+	run set_governor 0 bpf_test
+	[ "$status" -ne 0 ]
+	[ "$(governor 0)" = ondemand ]
+}
+
+@test "a link update swaps the code without stopping the policies" {
+	register test_gov
+	set_governor 0 bpf_test
+	start_hog 0
+	wait_for 10 test "$(seen test_gov update)" -gt 0
+	starts=$(seen test_gov start)
+	stops=$(seen test_gov stop)
+	"$ROOT/build/selftests/link_update" "$LINKS/test_gov_ops" "$BPF_OBJ/test_gov_v2.bpf.o"
+	grep -q '^link_updates 1$' "$BPF_DEBUGFS/bpf_test/stats"
+	wait_for 10 test "$(seen test_gov_v2 update)" -gt 0
+	[ "$(seen test_gov_v2 version)" -eq 2 ]
+	[ "$(seen test_gov_v2 start)" -eq 0 ]
+	[ "$(seen test_gov_v2 init)" -eq 0 ]
+	[ "$(seen test_gov start)" -eq "$starts" ]
+	[ "$(seen test_gov stop)" -eq "$stops" ]
+	[ "$(governor 0)" = bpf_test ]
+	# v1 no longer runs.
+	v1=$(seen test_gov update)
+	sleep 0.3
+	[ "$(seen test_gov update)" -eq "$v1" ]
+	wait_for 10 freq_is 0 2000000
+}
+
+@test "the verifier refuses a governor that writes into the policy" {
+	run register bad_write_policy
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"only read is supported"* ]]
+	governor_gone bpf_bad_write
+}
+
+@test "the verifier refuses a sleepable kfunc in update()" {
+	run register bad_sleep_in_update
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"sleepable"* ]]
+	governor_gone bpf_bad_sleep
+}
+
+@test "an op that cpufreq_gov_ops does not have is refused" {
+	run register bad_unknown_op
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"rebalance"* ]]
+	governor_gone bpf_bad_op
+}
+
+@test "the kfuncs are refused to other program types" {
+	run "$BPFTOOL" prog load "$BPF_OBJ/bad_kfunc_in_syscall.bpf.o" /sys/fs/bpf/bad_kfunc
+	[ "$status" -ne 0 ]
+	[ ! -e /sys/fs/bpf/bad_kfunc ]
+}
+
+@test "every request is traced with its path" {
+	register test_gov
+	trace_on cpufreq_bpf/cpufreq_bpf_request power/cpu_frequency
+	set_governor 0 bpf_test
+	start_hog 0
+	wait_for 10 freq_is 0 2000000
+	trace_off
+	path=deferred
+	fast_switch_on && path=fast
+	grep -q "cpufreq_bpf_request: cpu=0 requested=[0-9]* resolved=2000000 path=$path" "$TRACING/trace"
+	grep -q 'cpu_frequency: state=2000000 cpu_id=0' "$TRACING/trace"
+}
+
+@test "a CPU of a BPF-governed policy goes offline and back" {
+	register test_gov
+	set_governor 0 bpf_test
+	echo 0 > /sys/devices/system/cpu/cpu1/online
+	[ "$(policy_read 0 affected_cpus)" = 0 ]
+	[ "$(governor 0)" = bpf_test ]
+	echo 1 > /sys/devices/system/cpu/cpu1/online
+	[ "$(policy_read 0 affected_cpus)" = "0 1" ]
+	[ "$(governor 0)" = bpf_test ]
+	start_hog 1
+	wait_for 10 freq_is 0 2000000
+}
+
+@test "a policy offline when its BPF governor goes comes back with the previous one" {
+	register test_gov
+	set_governor 2 powersave
+	set_governor 2 bpf_test
+	echo 0 > /sys/devices/system/cpu/cpu2/online
+	echo 0 > /sys/devices/system/cpu/cpu3/online
+	unregister test_gov_ops
+	wait_for 10 governor_gone bpf_test
+	echo 1 > /sys/devices/system/cpu/cpu2/online
+	echo 1 > /sys/devices/system/cpu/cpu3/online
+	[ "$(governor 2)" = powersave ]
+}

@@ -1,0 +1,119 @@
+# Helpers shared by the BATS suites that run inside the vmrun guest.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BPFTOOL=$ROOT/build/tools/bpftool/bpftool
+BPF_OBJ=$ROOT/build/bpf
+CPUFREQ=/sys/devices/system/cpu/cpufreq
+TRACING=/sys/kernel/tracing
+BPF_DEBUGFS=/sys/kernel/debug/cpufreq_bpf
+
+policy_read() { cat "$CPUFREQ/policy$1/$2"; }
+policy_write() { echo "$3" > "$CPUFREQ/policy$1/$2"; }
+cur_freq() { policy_read "$1" scaling_cur_freq; }
+governor() { policy_read "$1" scaling_governor; }
+set_governor() { policy_write "$1" scaling_governor "$2"; }
+total_trans() { cat "$CPUFREQ/policy$1/stats/total_trans"; }
+
+# wait_for SECONDS COMMAND...: polls COMMAND every 50 ms until it succeeds.
+wait_for() {
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $deadline ] || return 1
+		sleep 0.05
+	done
+}
+
+freq_is() { [ "$(cur_freq "$1")" -eq "$2" ]; }
+freq_at_least() { [ "$(cur_freq "$1")" -ge "$2" ]; }
+freq_at_most() { [ "$(cur_freq "$1")" -le "$2" ]; }
+
+# start_hog CPU: a busy loop pinned to CPU, remembered for stop_hogs.
+start_hog() {
+	taskset -c "$1" bash -c 'while :; do :; done' &
+	HOGS="${HOGS:-} $!"
+}
+
+stop_hogs() {
+	local pid
+	for pid in ${HOGS:-}; do
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+	HOGS=
+}
+
+# Leaves every policy as the default set-up found it.
+reset_policies() {
+	local p
+	stop_hogs
+	for p in "$CPUFREQ"/policy*; do
+		cat "$p/cpuinfo_max_freq" > "$p/scaling_max_freq"
+		cat "$p/cpuinfo_min_freq" > "$p/scaling_min_freq"
+		echo schedutil > "$p/scaling_governor"
+	done
+}
+
+trace_on() {
+	echo > "$TRACING/trace"
+	for ev in "$@"; do echo 1 > "$TRACING/events/$ev/enable"; done
+	echo 1 > "$TRACING/tracing_on"
+}
+
+trace_off() {
+	echo 0 > "$TRACING/tracing_on"
+	echo 0 > "$TRACING/events/enable"
+}
+
+# BPF governors registered with plain bpftool, links pinned in $LINKS.
+LINKS=/sys/fs/bpf/selftest
+
+register() {
+	mkdir -p "$LINKS"
+	"$BPFTOOL" struct_ops register "$BPF_OBJ/$1.bpf.o" "$LINKS"
+}
+
+# unregister MAP: drops the pinned link of struct_ops map MAP.
+unregister() {
+	rm -f "$LINKS/$1"
+}
+
+governor_listed() {
+	[[ " $(policy_read 0 scaling_available_governors) " == *" $1 "* ]]
+}
+
+governor_gone() { ! governor_listed "$1"; }
+
+# seen OBJ FIELD: a counter the test governor of object OBJ recorded.
+seen() {
+	"$BPFTOOL" map dump name "$1.bss" -j |
+		jq -r ".[0].formatted.value[\".bss\"][] | select(.seen) | .seen.$2"
+}
+
+# ctl OBJ FIXED_KHZ EXIT_ERROR REFUSE_INIT: steers the test governor.
+ctl() {
+	local obj=$1 bytes="" v i
+	shift
+	for v in "$@"; do
+		for i in 0 8 16 24; do bytes+=" $(((v >> i) & 255))"; done
+	done
+	"$BPFTOOL" map update name "$obj.data" key 0 0 0 0 value $bytes
+}
+
+# gov_stat GOVERNOR POLICY COLUMN: a column of the governor's debugfs stats.
+gov_stat() {
+	awk -v p="$2" -v c="$3" '
+		$1 == "policy" { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == p && (c in col) { print $col[c] }
+	' "$BPF_DEBUGFS/$1/stats"
+}
+
+fast_switch_on() { ! grep -q 'vcpufreq.fast_switch=0' /proc/cmdline; }
+
+# Removes every test link and waits for the governors to be gone.
+unregister_all() {
+	rm -rf "$LINKS"
+	wait_for 10 no_bpf_governors
+}
+
+no_bpf_governors() { ! ls "$BPF_DEBUGFS" 2>/dev/null | grep -qv '^exits$'; }
