@@ -35,8 +35,25 @@ SELFTEST_TOOLS := $(BUILD)/selftests/link_update
 USER_CFLAGS := -O2 -g -Wall -Wextra -Werror -I$(LIBBPF_DIR)/include
 USER_LDLIBS := $(LIBBPF_A) -lelf -lz
 
-.PHONY: all deps kernel kernel-debug tools bpf check demo bench clean
-all: kernel kernel-debug tools bpf $(SELFTEST_TOOLS)
+# The loader: every loader/*.c but the unit tests' mains goes into it.
+LOADER := $(BUILD)/loader/cpufreq-bpf
+LOADER_SRCS := $(wildcard loader/*.c)
+LOADER_HDRS := $(wildcard loader/*.h)
+LOADER_TESTS := $(patsubst loader/tests/%.c,$(BUILD)/tests/%,$(wildcard loader/tests/*.c))
+
+.PHONY: all deps kernel kernel-debug tools bpf loader check demo bench clean
+all: kernel kernel-debug tools bpf $(SELFTEST_TOOLS) $(if $(LOADER_SRCS),loader) $(LOADER_TESTS)
+
+loader: $(LOADER)
+
+$(LOADER): $(LOADER_SRCS) $(LOADER_HDRS) $(LIBBPF_A)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -DCPUFREQ_BPF_OBJDIR='"$(BUILD)/bpf"' $(LOADER_SRCS) -o $@ $(USER_LDLIBS)
+
+# Host-side unit tests: each links the loader's modules but its main.
+$(BUILD)/tests/%: loader/tests/%.c $(filter-out loader/main.c,$(LOADER_SRCS)) $(LOADER_HDRS) $(LIBBPF_A)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -Iloader $< $(filter-out loader/main.c,$(LOADER_SRCS)) -o $@ $(USER_LDLIBS)
 
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f '$${Status}\n' $$p 2>/dev/null | \
@@ -62,10 +79,12 @@ $(BUILD)/kernel-debug/bzImage: $(KERNEL_INPUTS) kernel-patch/config-debug
 tools: $(BPFTOOL) $(LIBBPF_A)
 
 $(BPFTOOL): $(BUILD)/kernel/bzImage
+	@mkdir -p $(@D)
 	$(MAKE) -s -C $(KSRC)/tools/bpf/bpftool OUTPUT=$(BUILD)/tools/bpftool/ \
 		CLANG=$(CLANG) LLVM_STRIP=$(LLVM_STRIP) >/dev/null
 
 $(LIBBPF_A): $(BUILD)/kernel/bzImage
+	@mkdir -p $(@D)
 	$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(LIBBPF_DIR)/ BUILD_STATIC_ONLY=1 \
 		DESTDIR=$(LIBBPF_DIR) prefix= install >/dev/null
 

@@ -71,10 +71,41 @@ static __always_inline unsigned long map_util_freq(unsigned long util,
 	return (freq + (freq >> 2)) * util / cap;
 }
 
-/* Reads slot @idx of a per-policy array map, keyed by policy->cpu. */
+/*
+ * A policy's stable id: its first CPU, online or not.  Per-policy map slots,
+ * tunables included, are keyed by it; it is N in /sys/.../cpufreq/policyN.
+ */
+static __always_inline u32 policy_id(const struct cpufreq_policy *policy)
+{
+	u64 bits = policy->related_cpus[0].bits[0];
+
+	return bits ? __builtin_ctzll(bits) : 0;
+}
+
+/* The entry of a per-policy array map for @policy. */
 #define policy_slot(map, policy) ({					\
-	u32 __key = (policy)->cpu;					\
+	u32 __key = policy_id(policy);					\
 	bpf_map_lookup_elem(map, &__key);				\
 })
+
+/*
+ * Tunables.  A governor keeps them in one array map named "tunables" whose
+ * value is a named struct: one entry for global tunables, or
+ * CPUFREQ_BPF_MAX_CPUS entries keyed by policy_id() for per-policy ones.
+ * Users write it through the loader, bpftool or anything else, so every
+ * field is checked where it is used and replaced by its default when it is
+ * outside its range; 0 always means "the default".  The tags below tell the
+ * loader the accepted range and how to show a field.
+ */
+#define __tunable_range(min, max) __attribute__((btf_decl_tag("range:" #min ":" #max)))
+#define __tunable_unit(unit) __attribute__((btf_decl_tag("unit:" unit)))
+/* A u32 array holding interactive's "load freq:load ..." lists, 0-ended. */
+#define __tunable_freq_list __attribute__((btf_decl_tag("format:freq_list")))
+
+/* @val when within [@min, @max], else @def. */
+static __always_inline u32 tunable_or(u32 val, u32 min, u32 max, u32 def)
+{
+	return val >= min && val <= max ? val : def;
+}
 
 #endif /* __CPUFREQ_BPF_H */

@@ -77,10 +77,11 @@ teardown() {
 	register test_gov
 	set_governor 0 bpf_test
 	set_governor 2 bpf_test
-	taskset -c 0 chrt -f 10 bash -c 'for i in $(seq 200000); do :; done' &
+	# Bounded: an RT hog takes 95% of CPU0 while it runs.
+	taskset -c 0 chrt -f 10 timeout 3 bash -c 'while :; do :; done' &
 	HOGS+=" $!"
 	chrt -d --sched-runtime 2000000 --sched-deadline 10000000 \
-		--sched-period 10000000 0 bash -c 'for i in $(seq 100000); do :; done' &
+		--sched-period 10000000 0 timeout 5 bash -c 'while :; do :; done' &
 	HOGS+=" $!"
 	wait_for 20 test "$(seen test_gov rt_runnable_seen)" -eq 1
 	wait_for 20 test "$(seen test_gov max_util_rt)" -gt 0

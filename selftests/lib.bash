@@ -87,7 +87,7 @@ governor_gone() { ! governor_listed "$1"; }
 # seen OBJ FIELD: a counter the test governor of object OBJ recorded.
 seen() {
 	"$BPFTOOL" map dump name "$1.bss" -j |
-		jq -r ".[0].formatted.value[\".bss\"][] | select(.seen) | .seen.$2"
+		jq -M -r ".[0].formatted.value[\".bss\"][] | select(.seen) | .seen.$2"
 }
 
 # ctl OBJ FIXED_KHZ EXIT_ERROR REFUSE_INIT: steers the test governor.

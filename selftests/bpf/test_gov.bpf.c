@@ -19,6 +19,10 @@ char LICENSE[] SEC("license") = "GPL";
 #ifndef TEST_GOV_VERSION
 #define TEST_GOV_VERSION 1
 #endif
+/* The struct_ops map's name, which is also its link's pin name. */
+#ifndef TEST_GOV_OPS
+#define TEST_GOV_OPS test_gov_ops
+#endif
 
 struct test_seen {
 	u64 version;
@@ -63,7 +67,8 @@ struct test_ctl {
 };
 
 struct test_seen seen;
-struct test_ctl ctl = {};
+/* In .data even though it starts zeroed: the tests write that map alone. */
+struct test_ctl ctl SEC(".data");
 
 static void record_signals(s32 cpu)
 {
@@ -190,7 +195,7 @@ void BPF_PROG(test_sample, struct cpufreq_policy *policy)
 }
 
 SEC(".struct_ops.link")
-struct cpufreq_gov_ops test_gov_ops = {
+struct cpufreq_gov_ops TEST_GOV_OPS = {
 	.init		= (void *)test_init,
 	.exit		= (void *)test_exit,
 	.start		= (void *)test_start,
