@@ -24,9 +24,6 @@ DEPS := linux-source-6.12 clang-19 llvm-19 lld-19 libelf-dev zlib1g-dev \
 	rt-tests rt-app stress-ng linux-cpupower trace-cmd gnuplot-nox \
 	busybox-static libcap-dev python3 jq
 
-KERNEL_INPUTS := kernel-patch/build-kernel kernel-patch/series \
-	kernel-patch/config $(wildcard kernel-patch/*.patch)
-
 BPF_SRCS := $(wildcard bpf-governors/*.bpf.c) $(wildcard selftests/bpf/*.bpf.c)
 BPF_OBJS := $(patsubst %.bpf.c,$(BUILD)/bpf/%.bpf.o,$(notdir $(BPF_SRCS)))
 BPF_HDRS := $(wildcard include/*.h)
@@ -41,7 +38,7 @@ LOADER_SRCS := $(wildcard loader/*.c)
 LOADER_HDRS := $(wildcard loader/*.h)
 LOADER_TESTS := $(patsubst loader/tests/%.c,$(BUILD)/tests/%,$(wildcard loader/tests/*.c))
 
-.PHONY: all deps kernel kernel-debug tools bpf loader check demo bench clean
+.PHONY: all deps kernel kernel-debug tools bpf loader check demo bench clean FORCE
 all: kernel kernel-debug tools bpf $(SELFTEST_TOOLS) $(if $(LOADER_SRCS),loader) $(LOADER_TESTS)
 
 loader: $(LOADER)
@@ -66,13 +63,16 @@ deps:
 kernel: $(BUILD)/kernel/bzImage
 kernel-debug: $(BUILD)/kernel-debug/bzImage
 
-$(BUILD)/kernel/bzImage: $(KERNEL_INPUTS)
+# build-kernel always runs: it links to the cached kernel for the current
+# (source, series, config) key, or builds it, so a new kernel file appears
+# only when one of them changed.
+$(BUILD)/kernel/bzImage: FORCE
 	kernel-patch/build-kernel $(BUILD)/kernel
-	@touch -h $(BUILD)/kernel
 
-$(BUILD)/kernel-debug/bzImage: $(KERNEL_INPUTS) kernel-patch/config-debug
+$(BUILD)/kernel-debug/bzImage: FORCE
 	kernel-patch/build-kernel --debug $(BUILD)/kernel-debug
-	@touch -h $(BUILD)/kernel-debug
+
+FORCE:
 
 # bpftool and libbpf from the same tree as the kernel: Debian's are too old
 # for struct_ops links.

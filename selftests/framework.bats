@@ -180,7 +180,7 @@ teardown() {
 	wait_for 10 test "$(seen test_gov update)" -gt 0
 	starts=$(seen test_gov start)
 	stops=$(seen test_gov stop)
-	"$ROOT/build/selftests/link_update" "$LINKS/test_gov_ops" "$BPF_OBJ/test_gov_v2.bpf.o"
+	"$LINK_UPDATE" "$LINKS/test_gov_ops" "$BPF_OBJ/test_gov_v2.bpf.o"
 	grep -q '^link_updates 1$' "$BPF_DEBUGFS/bpf_test/stats"
 	wait_for 10 test "$(seen test_gov_v2 update)" -gt 0
 	[ "$(seen test_gov_v2 version)" -eq 2 ]

@@ -1,8 +1,19 @@
 # Helpers shared by the BATS suites that run inside the vmrun guest.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BPFTOOL=$ROOT/build/tools/bpftool/bpftool
-BPF_OBJ=$ROOT/build/bpf
+
+# bpftool and the BPF objects run from the guest's tmpfs: run from the 9p
+# mount, bpftool was seen to wedge the 9p channel under TCG now and then.
+TOOLS=/tmp/cpufreq-bpf
+if [ ! -e "$TOOLS/.copied" ]; then
+	mkdir -p "$TOOLS/bpf"
+	cp "$ROOT/build/tools/bpftool/bpftool" "$ROOT/build/selftests/link_update" "$TOOLS/"
+	cp "$ROOT"/build/bpf/*.bpf.o "$TOOLS/bpf/"
+	touch "$TOOLS/.copied"
+fi
+BPFTOOL=$TOOLS/bpftool
+BPF_OBJ=$TOOLS/bpf
+LINK_UPDATE=$TOOLS/link_update
 CPUFREQ=/sys/devices/system/cpu/cpufreq
 TRACING=/sys/kernel/tracing
 BPF_DEBUGFS=/sys/kernel/debug/cpufreq_bpf
