@@ -54,23 +54,32 @@ teardown() {
 	start_hog 0
 	wait_for 10 freq_is 0 2000000
 	sleep 0.2
-	[ "$(seen test_gov init)" -ge 1 ]
-	[ "$(seen test_gov start)" -ge 1 ]
-	[ "$(seen test_gov limits)" -ge 1 ]
-	[ "$(seen test_gov update)" -gt 0 ]
-	[ "$(seen test_gov sample)" -gt 0 ]
-	[ "$(seen test_gov request_errors)" -eq 0 ]
-	[ "$(seen test_gov resolved_max)" -eq 2000000 ]
-	[ "$(seen test_gov transition_delay_us)" -gt 0 ]
-	[ "$(seen test_gov capacity)" -eq 1024 ]
-	[ "$(seen test_gov freq_invariant)" -eq 1 ]
-	[ "$(seen test_gov max_util_cfs)" -gt 500 ]
-	[ "$(seen test_gov wall_us)" -gt 0 ]
-	[ "$(seen test_gov nr_running)" -ge 0 ]
+	s=$(seen_all test_gov)
+	[ "$(field "$s" init)" -ge 1 ]
+	[ "$(field "$s" start)" -ge 1 ]
+	[ "$(field "$s" limits)" -ge 1 ]
+	[ "$(field "$s" update)" -gt 0 ]
+	[ "$(field "$s" sample)" -gt 0 ]
+	[ "$(field "$s" request_errors)" -eq 0 ]
+	[ "$(field "$s" resolved_max)" -eq 2000000 ]
+	[ "$(field "$s" transition_delay_us)" -gt 0 ]
+	[ "$(field "$s" capacity)" -eq 1024 ]
+	[ "$(field "$s" freq_invariant)" -eq 1 ]
+	[ "$(field "$s" max_util_cfs)" -gt 500 ]
+	[ "$(field "$s" wall_us)" -gt 0 ]
 	stop_hogs
 	set_governor 0 schedutil
-	[ "$(seen test_gov stop)" -ge 1 ]
-	[ "$(seen test_gov exit)" -ge 1 ]
+	s=$(seen_all test_gov)
+	[ "$(field "$s" stop)" -ge 1 ]
+	[ "$(field "$s" exit)" -ge 1 ]
+}
+
+rt_and_dl_seen() {
+	local s
+	s=$(seen_all test_gov)
+	[ "$(field "$s" rt_runnable_seen)" -eq 1 ] &&
+		[ "$(field "$s" max_util_rt)" -gt 0 ] &&
+		[ "$(field "$s" max_bw_dl)" -gt 0 ]
 }
 
 @test "RT and deadline tasks show in the signals" {
@@ -83,9 +92,7 @@ teardown() {
 	chrt -d --sched-runtime 2000000 --sched-deadline 10000000 \
 		--sched-period 10000000 0 timeout 5 bash -c 'while :; do :; done' &
 	HOGS+=" $!"
-	wait_for 20 test "$(seen test_gov rt_runnable_seen)" -eq 1
-	wait_for 20 test "$(seen test_gov max_util_rt)" -gt 0
-	wait_for 20 test "$(seen test_gov max_bw_dl)" -gt 0
+	wait_for 20 rt_and_dl_seen
 }
 
 @test "scaling_max_freq and scaling_min_freq are never left" {
@@ -182,12 +189,15 @@ teardown() {
 	stops=$(seen test_gov stop)
 	"$LINK_UPDATE" "$LINKS/test_gov_ops" "$BPF_OBJ/test_gov_v2.bpf.o"
 	grep -q '^link_updates 1$' "$BPF_DEBUGFS/bpf_test/stats"
-	wait_for 10 test "$(seen test_gov_v2 update)" -gt 0
-	[ "$(seen test_gov_v2 version)" -eq 2 ]
-	[ "$(seen test_gov_v2 start)" -eq 0 ]
-	[ "$(seen test_gov_v2 init)" -eq 0 ]
-	[ "$(seen test_gov start)" -eq "$starts" ]
-	[ "$(seen test_gov stop)" -eq "$stops" ]
+	sleep 0.5
+	s=$(seen_all test_gov_v2)
+	[ "$(field "$s" update)" -gt 0 ]
+	[ "$(field "$s" version)" -eq 2 ]
+	[ "$(field "$s" start)" -eq 0 ]
+	[ "$(field "$s" init)" -eq 0 ]
+	s=$(seen_all test_gov)
+	[ "$(field "$s" start)" -eq "$starts" ]
+	[ "$(field "$s" stop)" -eq "$stops" ]
 	[ "$(governor 0)" = bpf_test ]
 	# v1 no longer runs.
 	v1=$(seen test_gov update)

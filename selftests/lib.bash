@@ -95,11 +95,18 @@ governor_listed() {
 
 governor_gone() { ! governor_listed "$1"; }
 
-# seen OBJ FIELD: a counter the test governor of object OBJ recorded.
-seen() {
+# seen_all OBJ: what the test governor of object OBJ recorded, as JSON.
+# One bpftool call: under emulation each one takes a second or two.
+seen_all() {
 	"$BPFTOOL" map dump name "$1.bss" -j |
-		jq -M -r ".[0].formatted.value[\".bss\"][] | select(.seen) | .seen.$2"
+		jq -M -c '.[0].formatted.value[".bss"][] | select(.seen) | .seen'
 }
+
+# field JSON FIELD: one field of seen_all's output.
+field() { jq -M -r ".$2" <<< "$1"; }
+
+# seen OBJ FIELD: one counter, read now.
+seen() { field "$(seen_all "$1")" "$2"; }
 
 # ctl OBJ FIXED_KHZ EXIT_ERROR REFUSE_INIT: steers the test governor.
 ctl() {

@@ -1,0 +1,223 @@
+#!/usr/bin/env bats
+# The governors of bpf-governors/ at work in the VM: bpf_schedutil,
+# bpf_interactive and bpf_sched, on policy0 (CPUs 0-1, 400-2000 MHz).  The
+# suite itself runs on CPUs 2-3 so that only the loads it makes reach
+# policy0.  vmrun --fast-switch on|off picks the switch path.
+
+load lib
+load governors_lib
+
+# TICK_US: one tick of this kernel (CONFIG_HZ=250).
+TICK_US=4000
+
+setup() {
+	off_policy0
+	reset_policies
+}
+
+teardown() {
+	stop_hogs
+	reset_policies
+	unregister_all
+	trace_off
+}
+
+# ramps OBJ GOVERNOR: up to the top under a hog on CPU 0, down after.
+ramps() {
+	gov_load "$1"
+	set_governor 0 "$2"
+	[ "$(governor 0)" = "$2" ]
+	wait_for 20 freq_at_most 0 800000
+	start_hog 0
+	wait_for 20 freq_is 0 2000000
+	stop_hogs
+	wait_for 20 freq_at_most 0 800000
+	[ "$(gov_stat "$2" 0 errors)" -eq 0 ]
+	if fast_switch_on; then
+		[ "$(gov_stat "$2" 0 fast_switches)" -gt 0 ]
+	else
+		[ "$(gov_stat "$2" 0 deferred_switches)" -gt 0 ]
+	fi
+}
+
+# keeps_limits OBJ GOVERNOR: scaling_max_freq under a hog, scaling_min_freq
+# idle.
+keeps_limits() {
+	gov_load "$1"
+	set_governor 0 "$2"
+	start_hog 0
+	wait_for 20 freq_is 0 2000000
+	policy_write 0 scaling_max_freq 1200000
+	wait_for 5 freq_is 0 1200000
+	never_above 0 1200000 2
+	policy_write 0 scaling_max_freq 2000000
+	wait_for 10 freq_is 0 2000000
+	stop_hogs
+	wait_for 20 freq_at_most 0 800000
+	policy_write 0 scaling_min_freq 1600000
+	wait_for 5 freq_at_least 0 1600000
+	never_below 0 1600000 2
+	policy_write 0 scaling_min_freq 400000
+	wait_for 20 freq_at_most 0 800000
+}
+
+# survives_garbage OBJ GOVERNOR: random bytes, then all ones, over policy0's
+# tunables; the governor keeps its policy, its limits, and follows a hog.
+survives_garbage() {
+	local round size
+	gov_load "$1"
+	set_governor 0 "$2"
+	policy_write 0 scaling_max_freq 1600000
+	size=$("$BPFTOOL" map show id "$(tunables_id)" -j | jq -r '.bytes_value')
+	for round in 1 2; do
+		if [ $round -lt 2 ]; then
+			garbage_tunables 0
+		else
+			"$BPFTOOL" map update id "$(tunables_id)" key 0 0 0 0 \
+				value $(printf '255 %.0s' $(seq "$size"))
+		fi
+		start_hog 0
+		wait_for 20 freq_is 0 1600000
+		never_above 0 1600000 1
+		stop_hogs
+		wait_for 20 freq_at_most 0 800000
+		[ "$(governor 0)" = "$2" ]
+	done
+	! grep -q "^$2: error" "$BPF_DEBUGFS/exits"
+}
+
+@test "bpf_schedutil ramps up under a hog and down after" {
+	ramps schedutil bpf_schedutil
+}
+
+@test "bpf_interactive ramps up under a hog and down after" {
+	ramps interactive bpf_interactive
+}
+
+@test "bpf_sched ramps up under a hog and down after" {
+	ramps sched bpf_sched
+}
+
+@test "bpf_schedutil keeps within scaling_max_freq and scaling_min_freq" {
+	keeps_limits schedutil bpf_schedutil
+}
+
+@test "bpf_interactive keeps within scaling_max_freq and scaling_min_freq" {
+	keeps_limits interactive bpf_interactive
+}
+
+@test "bpf_sched keeps within scaling_max_freq and scaling_min_freq" {
+	keeps_limits sched bpf_sched
+}
+
+@test "bpf_schedutil survives garbage tunables" {
+	survives_garbage schedutil bpf_schedutil
+}
+
+@test "bpf_interactive survives garbage tunables" {
+	survives_garbage interactive bpf_interactive
+}
+
+@test "bpf_sched survives garbage tunables" {
+	survives_garbage sched bpf_sched
+}
+
+@test "bpf_schedutil: rate_limit_us=100000 caps the transition rate" {
+	local free capped
+	gov_load schedutil
+	set_governor 0 bpf_schedutil
+	# A hog's ramps up and down step through the OPPs ticks apart...
+	trace_on power/cpu_frequency
+	hog_pattern 2 1 1
+	trace_off
+	free=$(min_gap_us 0)
+	# ...and at least 100 ms apart under the rate limit.
+	set_tunables schedutil schedutil_tunables 0 rate_limit_us=100000
+	trace_on power/cpu_frequency
+	hog_pattern 2 1 1
+	trace_off
+	capped=$(min_gap_us 0)
+	echo "# shortest time between transitions, us: default $free, rate_limit_us=100000 $capped" >&3
+	[ -n "$free" ] && [ -n "$capped" ]
+	[ "$free" -lt 50000 ]
+	# 100 ms, less what the deferred switch may delay the first of two.
+	[ "$capped" -ge 90000 ]
+}
+
+@test "bpf_interactive: hispeed_freq sets where a burst jumps" {
+	gov_load interactive
+	set_governor 0 bpf_interactive
+	set_tunables interactive interactive_tunables 0 hispeed_freq=1200000
+	wait_for 20 freq_is 0 400000
+	trace_on power/cpu_frequency
+	start_hog 0
+	wait_for 20 freq_is 0 2000000
+	trace_off
+	# A partly busy first sample may step to 800 MHz, but the burst never
+	# goes past hispeed_freq from below it: the first speed at or above
+	# 1200 MHz is 1200 MHz, and the top comes after above_hispeed_delay.
+	# With the default hispeed_freq, the policy's max, it would be 2000 MHz.
+	first=$(grep 'cpu_id=0$' "$TRACING/trace" | grep -o 'state=[0-9]*' |
+		awk -F= '$2 >= 1200000 { print $2; exit }')
+	[ "$first" = 1200000 ]
+}
+
+@test "bpf_interactive: go_hispeed_load=50 jumps to hispeed on a 60% load" {
+	gov_load interactive
+	set_governor 0 bpf_interactive
+	bursty_load 0 3 12 8 &
+	HOGS+=" $!"
+	sleep 1.5
+	low=$(cur_freq 0)
+	wait
+	set_tunables interactive interactive_tunables 0 go_hispeed_load=50
+	bursty_load 0 3 12 8 &
+	HOGS+=" $!"
+	sleep 1.5
+	high=$(cur_freq 0)
+	echo "# 60% load: at $low with the default go_hispeed_load, $high with 50" >&3
+	[ "$low" -lt 2000000 ]
+	[ "$high" -eq 2000000 ]
+}
+
+@test "bpf_interactive: a hog on an idle CPU gets hispeed_freq within 2 ticks" {
+	local i delays=() decisions=() d median
+	gov_load interactive
+	set_governor 0 bpf_interactive
+	echo global > "$TRACING/trace_clock"
+	for i in 1 2 3 4 5; do
+		stopped_hog 0
+		wait_for 20 freq_is 0 400000
+		sleep 0.3	# over timer_rate idle: the CPU counts as idle
+		trace_on power/cpu_frequency cpufreq_bpf/cpufreq_bpf_request
+		echo "hog-start-$i" > "$TRACING/trace_marker"
+		kill -CONT ${HOGS##* }
+		wait_for 10 freq_is 0 2000000
+		trace_off
+		d=$(trace_delay_us "hog-start-$i" 0 2000000)
+		[ -n "$d" ]
+		delays+=("$d")
+		decisions+=("$(request_delay_us "hog-start-$i" 0 2000000)")
+		stop_hogs
+	done
+	echo "# hog start to hispeed_freq, us: ${delays[*]} (2 ticks = $((2 * TICK_US)))" >&3
+	echo "# hog start to the governor's request, us: ${decisions[*]}" >&3
+	median=$(printf '%s\n' "${delays[@]}" | sort -n | sed -n 3p)
+	# 2 ticks, plus 2 ms for the emulated wake-up and switch (see docs).
+	[ "$median" -le $((2 * TICK_US + 2000)) ]
+}
+
+@test "bpf_schedutil matches in-kernel schedutil on a hog/idle pattern" {
+	local t_kernel t_bpf l1
+	gov_load schedutil
+	t_kernel=$(pattern_residency schedutil "$BATS_TEST_TMPDIR/kernel")
+	t_bpf=$(pattern_residency bpf_schedutil "$BATS_TEST_TMPDIR/bpf")
+	l1=$(l1_distance "$BATS_TEST_TMPDIR/kernel" "$BATS_TEST_TMPDIR/bpf")
+	echo "# schedutil: $t_kernel transitions, $(tr '\n' ' ' < "$BATS_TEST_TMPDIR/kernel")" >&3
+	echo "# bpf_schedutil: $t_bpf transitions, $(tr '\n' ' ' < "$BATS_TEST_TMPDIR/bpf")" >&3
+	echo "# residency L1 distance $l1" >&3
+	# See docs/governors.md for the thresholds.
+	awk -v d="$l1" 'BEGIN { exit !(d <= 0.15) }'
+	[ "$t_bpf" -le $((t_kernel * 2 + 10)) ]
+	[ "$t_kernel" -le $((t_bpf * 2 + 10)) ]
+}

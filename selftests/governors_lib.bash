@@ -1,0 +1,196 @@
+# Helpers for governors.bats: the governors of bpf-governors/, their
+# tunables maps and the measurements the suite makes.  Needs lib.bash.
+
+# gov_load OBJ: registers build/bpf/OBJ.bpf.o (its links pinned in $LINKS).
+gov_load() {
+	register "$1" >/dev/null
+}
+
+# tunables_id: the id of the one loaded map named "tunables".
+tunables_id() {
+	local ids
+	ids=$("$BPFTOOL" map show -j | jq -r '.[] | select(.name == "tunables") | .id')
+	[ "$(wc -w <<< "$ids")" -eq 1 ] || {
+		echo "expected one map named tunables, got: $ids" >&2
+		return 1
+	}
+	echo "$ids"
+}
+
+# le32 VALUE: VALUE as 4 little-endian bytes.
+le32() {
+	local v=$1
+	echo "$((v & 255)) $(((v >> 8) & 255)) $(((v >> 16) & 255)) $(((v >> 24) & 255))"
+}
+
+# tunables_bytes POLICY: the raw bytes of POLICY's tunables entry, decimal.
+tunables_bytes() {
+	"$BPFTOOL" map lookup id "$(tunables_id)" key $(le32 "$1") -j |
+		jq -r '.value[]' | while read -r b; do echo $((b)); done | tr '\n' ' '
+}
+
+# field_offset OBJ STRUCT FIELD: byte offset of FIELD in STRUCT, from BTF.
+field_offset() {
+	"$BPFTOOL" btf dump file "$BPF_OBJ/$1.bpf.o" -j |
+		jq -r --arg s "$2" --arg f "$3" '.types[] |
+			select(.kind == "STRUCT" and .name == $s) | .members[] |
+			select(.name == $f) | .bits_offset / 8'
+}
+
+# set_tunables OBJ STRUCT POLICY FIELD=VALUE...: writes u32 fields of
+# POLICY's entry, leaving the others as they are.  FIELD may be NAME[I]
+# for an element of a u32 array.
+set_tunables() {
+	local obj=$1 st=$2 policy=$3 kv name idx off
+	local -a bytes le
+	shift 3
+	read -r -a bytes <<< "$(tunables_bytes "$policy")"
+	for kv in "$@"; do
+		name=${kv%%=*}
+		idx=0
+		if [[ $name == *"["*"]" ]]; then
+			idx=${name#*[}
+			idx=${idx%]}
+			name=${name%%[*}
+		fi
+		off=$(field_offset "$obj" "$st" "$name")
+		[ -n "$off" ] || { echo "no field $name in $st" >&2; return 1; }
+		off=$((off + 4 * idx))
+		read -r -a le <<< "$(le32 "${kv#*=}")"
+		bytes[off]=${le[0]} bytes[off+1]=${le[1]} bytes[off+2]=${le[2]} bytes[off+3]=${le[3]}
+	done
+	"$BPFTOOL" map update id "$(tunables_id)" key $(le32 "$policy") value "${bytes[@]}"
+}
+
+# garbage_tunables POLICY: random bytes over POLICY's whole tunables entry.
+garbage_tunables() {
+	local size
+	size=$("$BPFTOOL" map show id "$(tunables_id)" -j | jq -r '.bytes_value')
+	"$BPFTOOL" map update id "$(tunables_id)" key $(le32 "$1") \
+		value $(head -c "$size" /dev/urandom | od -An -tu1 -v)
+}
+
+# residency POLICY: time_in_state as "freq ticks" lines.
+residency() { cat "$CPUFREQ/policy$1/stats/time_in_state"; }
+
+# residency_delta BEFORE AFTER: per-frequency ticks spent between two
+# residency snapshots (files).
+residency_delta() {
+	join "$1" "$2" | awk '{ print $1, $3 - $2 }'
+}
+
+# l1_distance A B: L1 distance between two residency deltas (files of
+# "freq ticks"), each normalized to a distribution: 0 same, 2 disjoint.
+l1_distance() {
+	join "$1" "$2" | awk '{ a[NR] = $2; b[NR] = $3; sa += $2; sb += $3 }
+		END { for (i = 1; i <= NR; i++) { x = a[i] / sa - b[i] / sb; d += x < 0 ? -x : x }
+		      printf "%.4f\n", d }'
+}
+
+# stopped_hog CPU: a busy loop pinned to CPU, stopped before it starts
+# spinning so that it can be released at a known time; prints its pid.
+stopped_hog() {
+	taskset -c "$1" bash -c 'kill -STOP $$; while :; do :; done' &
+	HOGS="${HOGS:-} $!"
+	wait_for 5 is_stopped $!
+}
+
+is_stopped() { [ "$(awk '{ print $3 }' "/proc/$1/stat")" = T ]; }
+
+# bursty_load CPU SECONDS BUSY_MS IDLE_MS: alternates busy and idle phases.
+bursty_load() {
+	# read -t on a pipe nobody writes: idles without forking.
+	taskset -c "$1" bash -c '
+		exec 9<> <(:)
+		end=$((SECONDS + $1)) idle=$(printf %d.%03d $(($3 / 1000)) $(($3 % 1000)))
+		while [ $SECONDS -lt $end ]; do
+			t=$(( ${EPOCHREALTIME/./} + $2 * 1000 ))
+			while [ ${EPOCHREALTIME/./} -lt $t ]; do :; done
+			read -r -t "$idle" -u 9 || true
+		done' bursty "$2" "$3" "$4"
+}
+
+# trace_delay_us MARKER CPU FREQ: microseconds from the trace_marker MARKER
+# to the first cpu_frequency event of CPU at FREQ or above after it.
+trace_delay_us() {
+	awk -v m="$1" -v cpu="$2" -v f="$3" '
+		function ts(line) { match(line, /[0-9]+\.[0-9]+:/); return substr(line, RSTART, RLENGTH - 1) }
+		index($0, "tracing_mark_write: " m) { t0 = ts($0); next }
+		t0 != "" && /cpu_frequency:/ {
+			match($0, /state=[0-9]+/); s = substr($0, RSTART + 6, RLENGTH - 6)
+			match($0, /cpu_id=[0-9]+/); c = substr($0, RSTART + 7, RLENGTH - 7)
+			if (c == cpu && s + 0 >= f + 0) { printf "%d\n", (ts($0) - t0) * 1000000; exit }
+		}' "$TRACING/trace"
+}
+
+# off_policy0: keeps the calling shell and its children on CPUs 2-3, so that
+# the suite's own activity does not load policy0, which the tests measure.
+off_policy0() { taskset -pc 2,3 "$BASHPID" >/dev/null; }
+
+# never_above POLICY KHZ SECONDS / never_below: cur_freq stays on one side
+# of KHZ, checked every 50 ms.
+never_above() {
+	local end=$((SECONDS + $3))
+	while [ $SECONDS -lt $end ]; do
+		freq_at_most "$1" "$2" || { echo "policy$1 at $(cur_freq "$1") > $2" >&2; return 1; }
+		sleep 0.05
+	done
+}
+
+never_below() {
+	local end=$((SECONDS + $3))
+	while [ $SECONDS -lt $end ]; do
+		freq_at_least "$1" "$2" || { echo "policy$1 at $(cur_freq "$1") < $2" >&2; return 1; }
+		sleep 0.05
+	done
+}
+
+# hog_pattern CYCLES ON OFF: CYCLES times a hog on CPU 0 for ON seconds,
+# then OFF seconds idle.
+hog_pattern() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		start_hog 0
+		sleep "$2"
+		stop_hogs
+		sleep "$3"
+	done
+}
+
+# pattern_residency GOVERNOR OUT: runs hog_pattern under GOVERNOR on
+# policy0, writes its residency delta to OUT and prints its transitions.
+pattern_residency() {
+	local before=$BATS_TEST_TMPDIR/before.$1 after=$BATS_TEST_TMPDIR/after.$1 trans
+	set_governor 0 "$1"
+	wait_for 10 freq_is 0 400000
+	residency 0 > "$before"
+	trans=$(total_trans 0)
+	hog_pattern 3 2 2
+	residency 0 > "$after"
+	residency_delta "$before" "$after" > "$2"
+	echo $(($(total_trans 0) - trans))
+}
+
+# min_gap_us CPU: the shortest time between two cpu_frequency events of CPU
+# in the trace, in microseconds; empty with fewer than two events.
+min_gap_us() {
+	awk -v cpu="cpu_id=$1" '
+		/cpu_frequency:/ && $NF == cpu {
+			match($0, /[0-9]+\.[0-9]+:/); t = substr($0, RSTART, RLENGTH - 1)
+			if (prev != "" && (min == "" || t - prev < min)) min = t - prev
+			prev = t
+		}
+		END { if (min != "") printf "%d\n", min * 1000000 }' "$TRACING/trace"
+}
+
+# request_delay_us MARKER CPU FREQ: as trace_delay_us, to the governor's
+# request (cpufreq_bpf_request) rather than to the switch.
+request_delay_us() {
+	awk -v m="$1" -v cpu="cpu=$2" -v f="$3" '
+		function ts(line) { match(line, /[0-9]+\.[0-9]+:/); return substr(line, RSTART, RLENGTH - 1) }
+		index($0, "tracing_mark_write: " m) { t0 = ts($0); next }
+		t0 != "" && /cpufreq_bpf_request:/ && index($0, cpu " ") {
+			match($0, /resolved=[0-9]+/); s = substr($0, RSTART + 9, RLENGTH - 9)
+			if (s + 0 >= f + 0) { printf "%d\n", (ts($0) - t0) * 1000000; exit }
+		}' "$TRACING/trace"
+}
