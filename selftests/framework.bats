@@ -22,7 +22,7 @@ teardown() {
 }
 
 @test "a governor whose name exists already is refused with EEXIST" {
-	run register test_gov_dup
+	run register test_dup
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"File exists"* ]]
 	[ "$(policy_read 0 scaling_available_governors | tr ' ' '\n' | grep -cx schedutil)" -eq 1 ]
@@ -74,27 +74,6 @@ teardown() {
 	[ "$(field "$s" exit)" -ge 1 ]
 }
 
-rt_and_dl_seen() {
-	local s
-	s=$(seen_all test_gov)
-	[ "$(field "$s" rt_runnable_seen)" -eq 1 ] &&
-		[ "$(field "$s" max_util_rt)" -gt 0 ] &&
-		[ "$(field "$s" max_bw_dl)" -gt 0 ]
-}
-
-@test "RT and deadline tasks show in the signals" {
-	register test_gov
-	set_governor 0 bpf_test
-	set_governor 2 bpf_test
-	# Bounded: an RT hog takes 95% of CPU0 while it runs.
-	taskset -c 0 chrt -f 10 timeout 3 bash -c 'while :; do :; done' &
-	HOGS+=" $!"
-	chrt -d --sched-runtime 2000000 --sched-deadline 10000000 \
-		--sched-period 10000000 0 timeout 5 bash -c 'while :; do :; done' &
-	HOGS+=" $!"
-	wait_for 20 rt_and_dl_seen
-}
-
 @test "scaling_max_freq and scaling_min_freq are never left" {
 	register test_gov
 	set_governor 0 bpf_test
@@ -121,7 +100,7 @@ rt_and_dl_seen() {
 
 @test "two BPF governors run two policies at once" {
 	register test_gov
-	register test_gov_b
+	register test_b
 	set_governor 0 bpf_test
 	set_governor 2 bpf_test_b
 	start_hog 0
@@ -131,7 +110,7 @@ rt_and_dl_seen() {
 	[ "$(gov_stat bpf_test 0 governed)" -eq 1 ]
 	[ "$(gov_stat bpf_test 2 governed)" -eq 0 ]
 	[ "$(gov_stat bpf_test_b 2 governed)" -eq 1 ]
-	[ "$(seen test_gov_b update)" -gt 0 ]
+	[ "$(seen test_b update)" -gt 0 ]
 }
 
 @test "unregistering under a hog returns each policy to its previous governor" {
@@ -187,10 +166,10 @@ rt_and_dl_seen() {
 	wait_for 10 test "$(seen test_gov update)" -gt 0
 	starts=$(seen test_gov start)
 	stops=$(seen test_gov stop)
-	"$LINK_UPDATE" "$LINKS/test_gov_ops" "$BPF_OBJ/test_gov_v2.bpf.o"
+	"$LINK_UPDATE" "$LINKS/test_gov_ops" "$BPF_OBJ/test_v2.bpf.o"
 	grep -q '^link_updates 1$' "$BPF_DEBUGFS/bpf_test/stats"
 	sleep 0.5
-	s=$(seen_all test_gov_v2)
+	s=$(seen_all test_v2)
 	[ "$(field "$s" update)" -gt 0 ]
 	[ "$(field "$s" version)" -eq 2 ]
 	[ "$(field "$s" start)" -eq 0 ]

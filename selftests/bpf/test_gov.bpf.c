@@ -7,7 +7,9 @@
  * headroom over the effective utilization), or requests ctl.fixed_khz when
  * set.  The tests read `seen` from the .bss map and steer it through `ctl`
  * in the .data map.  Variants of it (another name, another version) are
- * built from this file by the test_gov_*.bpf.c wrappers.
+ * built from this file by the test_b, test_v2 and test_dup wrappers, whose
+ * file names differ in their first 8 characters: libbpf names the .bss and
+ * .data maps after those.
  */
 #include <cpufreq_bpf.h>
 
