@@ -8,10 +8,7 @@ setup() {
 }
 
 teardown() {
-	stop_hogs
-	reset_policies
-	unregister_all
-	trace_off
+	restore_vm_state
 }
 
 @test "a governor registered with bpftool struct_ops register is listed" {

@@ -16,10 +16,7 @@ setup() {
 }
 
 teardown() {
-	stop_hogs
-	reset_policies
-	unregister_all
-	trace_off
+	restore_vm_state
 }
 
 # ramps OBJ GOVERNOR: up to the top under a hog on CPU 0, down after.

@@ -134,4 +134,13 @@ unregister_all() {
 	wait_for 10 no_bpf_governors
 }
 
+# What every suite's teardown does: no hog, no BPF governor, no tracing,
+# every policy back to its defaults.
+restore_vm_state() {
+	stop_hogs
+	reset_policies
+	unregister_all
+	trace_off
+}
+
 no_bpf_governors() { ! ls "$BPF_DEBUGFS" 2>/dev/null | grep -qv '^exits$'; }
