@@ -110,17 +110,19 @@ bursty_load() {
 		done' bursty "$2" "$3" "$4"
 }
 
-# trace_delay_us MARKER CPU FREQ: microseconds from the trace_marker MARKER
-# to the first cpu_frequency event of CPU at FREQ or above after it.
-trace_delay_us() {
-	awk -v m="$1" -v cpu="$2" -v f="$3" '
-		function ts(line) { match(line, /[0-9]+\.[0-9]+:/); return substr(line, RSTART, RLENGTH - 1) }
-		index($0, "tracing_mark_write: " m) { t0 = ts($0); next }
-		t0 != "" && /cpu_frequency:/ {
-			match($0, /state=[0-9]+/); s = substr($0, RSTART + 6, RLENGTH - 6)
-			match($0, /cpu_id=[0-9]+/); c = substr($0, RSTART + 7, RLENGTH - 7)
-			if (c == cpu && s + 0 >= f + 0) { printf "%d\n", (ts($0) - t0) * 1000000; exit }
-		}' "$TRACING/trace"
+# ramp_delay_us PID CPU FREQ EVENT: microseconds from the task PID first
+# switched in on CPU (sched_switch) to the first EVENT of that CPU at FREQ
+# or above: "switch" for power:cpu_frequency, "request" for the governor's
+# cpufreq_bpf_request.  Empty when either is missing from the trace.
+ramp_delay_us() {
+	awk -v pid="next_pid=$1" -v cpu="$2" -v f="$3" -v ev="$4" '
+		function ts() { match($0, /[0-9]+\.[0-9]+:/); return substr($0, RSTART, RLENGTH - 1) }
+		function field(name) { match($0, name "=[0-9]+"); return substr($0, RSTART + length(name) + 1, RLENGTH - length(name) - 1) }
+		t0 == "" && /sched_switch:/ && index($0, pid " ") && index($0, sprintf("[%03d]", cpu)) { t0 = ts(); next }
+		t0 == "" { next }
+		ev == "switch" && /cpu_frequency:/ && field("cpu_id") + 0 == cpu + 0 && field("state") + 0 >= f + 0 { hit = 1 }
+		ev == "request" && /cpufreq_bpf_request:/ && field("cpu") + 0 == cpu + 0 && field("resolved") + 0 >= f + 0 { hit = 1 }
+		hit { printf "%d\n", (ts() - t0) * 1000000; exit }' "$TRACING/trace"
 }
 
 # off_policy0: keeps the calling shell and its children on CPUs 2-3, so that
@@ -181,16 +183,4 @@ min_gap_us() {
 			prev = t
 		}
 		END { if (min != "") printf "%d\n", min * 1000000 }' "$TRACING/trace"
-}
-
-# request_delay_us MARKER CPU FREQ: as trace_delay_us, to the governor's
-# request (cpufreq_bpf_request) rather than to the switch.
-request_delay_us() {
-	awk -v m="$1" -v cpu="cpu=$2" -v f="$3" '
-		function ts(line) { match(line, /[0-9]+\.[0-9]+:/); return substr(line, RSTART, RLENGTH - 1) }
-		index($0, "tracing_mark_write: " m) { t0 = ts($0); next }
-		t0 != "" && /cpufreq_bpf_request:/ && index($0, cpu " ") {
-			match($0, /resolved=[0-9]+/); s = substr($0, RSTART + 9, RLENGTH - 9)
-			if (s + 0 >= f + 0) { printf "%d\n", (ts($0) - t0) * 1000000; exit }
-		}' "$TRACING/trace"
 }
