@@ -71,6 +71,24 @@ teardown() {
 	[ "$(field "$s" exit)" -ge 1 ]
 }
 
+@test "the RT and DL signals show a periodic FIFO task and a deadline reservation" {
+	local s bw
+	register test_gov
+	set_governor 0 bpf_test
+	set_governor 2 bpf_test
+	# Periodic, not a busy loop: an RT hog starves the emulated vCPU.
+	rt-app "$BATS_TEST_DIRNAME/workloads/rt_dl.json" >/dev/null 2>&1
+	s=$(seen_all test_gov)
+	echo "# seen: $s" >&3
+	[ "$(field "$s" rt_runnable_seen)" -eq 1 ]
+	[ "$(field "$s" max_util_rt)" -gt 0 ]
+	# 4 ms of every 20 ms is 204 (0.2 of SCHED_CAPACITY_SCALE, rounded
+	# down), plus 51 while the fair server's reservation (50 ms of every
+	# second) is active on that CPU.
+	bw=$(field "$s" max_bw_dl)
+	[ "$bw" -eq 204 ] || [ "$bw" -eq 255 ]
+}
+
 @test "scaling_max_freq and scaling_min_freq are never left" {
 	register test_gov
 	set_governor 0 bpf_test
