@@ -37,6 +37,8 @@ LOADER := $(BUILD)/loader/cpufreq-bpf
 LOADER_SRCS := $(wildcard loader/*.c)
 LOADER_HDRS := $(wildcard loader/*.h)
 LOADER_TESTS := $(patsubst loader/tests/%.c,$(BUILD)/tests/%,$(wildcard loader/tests/*.c))
+# Names and paths are cut to the kernel's sizes on purpose.
+LOADER_CFLAGS := $(USER_CFLAGS) -Wno-format-truncation
 
 .PHONY: all deps kernel kernel-debug tools bpf loader check demo bench clean FORCE
 all: kernel kernel-debug tools bpf $(SELFTEST_TOOLS) $(if $(LOADER_SRCS),loader) $(LOADER_TESTS)
@@ -45,12 +47,13 @@ loader: $(LOADER)
 
 $(LOADER): $(LOADER_SRCS) $(LOADER_HDRS) $(LIBBPF_A)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -DCPUFREQ_BPF_OBJDIR='"$(BUILD)/bpf"' $(LOADER_SRCS) -o $@ $(USER_LDLIBS)
+	$(CC) $(LOADER_CFLAGS) -DCPUFREQ_BPF_OBJDIR='"$(BUILD)/bpf"' $(LOADER_SRCS) -o $@ $(USER_LDLIBS)
 
 # Host-side unit tests: each links the loader's modules but its main.
 $(BUILD)/tests/%: loader/tests/%.c $(filter-out loader/main.c,$(LOADER_SRCS)) $(LOADER_HDRS) $(LIBBPF_A)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -Iloader $< $(filter-out loader/main.c,$(LOADER_SRCS)) -o $@ $(USER_LDLIBS)
+	$(CC) $(LOADER_CFLAGS) -Iloader -DTEST_OBJDIR='"$(BUILD)/bpf"' $< \
+		$(filter-out loader/main.c,$(LOADER_SRCS)) -o $@ $(USER_LDLIBS)
 
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f '$${Status}\n' $$p 2>/dev/null | \
