@@ -50,7 +50,8 @@ $(LOADER): $(LOADER_SRCS) $(LOADER_HDRS) $(LIBBPF_A)
 	$(CC) $(LOADER_CFLAGS) -DCPUFREQ_BPF_OBJDIR='"$(BUILD)/bpf"' $(LOADER_SRCS) -o $@ $(USER_LDLIBS)
 
 # Host-side unit tests: each links the loader's modules but its main.
-$(BUILD)/tests/%: loader/tests/%.c $(filter-out loader/main.c,$(LOADER_SRCS)) $(LOADER_HDRS) $(LIBBPF_A)
+$(BUILD)/tests/%: loader/tests/%.c $(filter-out loader/main.c,$(LOADER_SRCS)) $(LOADER_HDRS) \
+		$(wildcard loader/tests/*.h) $(LIBBPF_A)
 	@mkdir -p $(@D)
 	$(CC) $(LOADER_CFLAGS) -Iloader -DTEST_OBJDIR='"$(BUILD)/bpf"' $< \
 		$(filter-out loader/main.c,$(LOADER_SRCS)) -o $@ $(USER_LDLIBS)
