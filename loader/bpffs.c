@@ -2,9 +2,10 @@
 /*
  * The pin layout: /sys/fs/bpf/cpufreq/<governor>/ holds "link" and the
  * governor's pinned maps ("tunables", ...).  A governor is built in
- * .tmp-load-<pid>/ and renamed into place complete, so a directory
- * under its own name is always a whole governor; a temporary directory left
- * by a killed loader is removed by the next command (pin_recover()).
+ * _tmp-load-<pid>/ (bpffs refuses dots in names) and renamed into place
+ * complete, so a directory under its own name is always a whole governor; a
+ * temporary directory left by a killed loader is removed by the next command
+ * (pin_recover()).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -19,7 +20,7 @@
 #include <unistd.h>
 #include "loader.h"
 
-#define TMP_PREFIX	".tmp-"
+#define TMP_PREFIX	"_tmp-"
 
 int pin_dir(const char *governor, char *buf, size_t len)
 {
@@ -58,7 +59,7 @@ int pin_root_prepare(void)
 	return 0;
 }
 
-/* The .tmp-<what>-<pid> directory to build pins in; created by pin_tmp_create(). */
+/* The _tmp-<what>-<pid> directory to build pins in; created by pin_tmp_create(). */
 int pin_tmp_dir(const char *what, char *buf, size_t len)
 {
 	int n = snprintf(buf, len, PIN_ROOT "/" TMP_PREFIX "%s-%d", what, (int)getpid());
@@ -142,7 +143,8 @@ int pinned_governors(char names[][GOV_NAME_LEN + 1], int max)
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
 	while ((e = readdir(d)) && n < max) {
-		if (e->d_name[0] == '.' || strlen(e->d_name) > GOV_NAME_LEN)
+		if (e->d_name[0] == '.' || !strncmp(e->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) ||
+		    strlen(e->d_name) > GOV_NAME_LEN)
 			continue;
 		snprintf(names[n++], GOV_NAME_LEN + 1, "%s", e->d_name);
 	}

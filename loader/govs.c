@@ -193,50 +193,83 @@ static int name_free(const char *name)
 	return EXIT_OK;
 }
 
+/* The --set values, checked against the object's BTF before it is loaded. */
+static int parse_sets(struct gov_object *go, const struct load_request *req, void **value)
+{
+	struct layout layout;
+	int ret;
+
+	*value = NULL;
+	if (!req->nr_sets)
+		return EXIT_OK;
+	if (!go->tunables)
+		return fail(EXIT_USAGE, "%s has no tunables map", go->name);
+	if (layout_from_btf(bpf_object__btf(go->obj), bpf_map__btf_value_type_id(go->tunables),
+			    &layout))
+		return fail(EXIT_USAGE, "%s: tunables without a struct value", go->name);
+	*value = calloc(1, layout.value_size);
+	ret = *value ? parse_assignments(&layout, req->sets, req->nr_sets, *value) :
+		       fail(EXIT_FAIL, "out of memory");
+	layout_free(&layout);
+	return ret;
+}
+
+/* The same tunables for every policy. */
+static int write_tunables(struct gov_object *go, const void *value)
+{
+	__u32 key, n = bpf_map__max_entries(go->tunables);
+	size_t size = bpf_map__value_size(go->tunables);
+
+	for (key = 0; key < n; key++)
+		if (bpf_map__update_elem(go->tunables, &key, sizeof(key), value, size, 0))
+			return fail(EXIT_FAIL, "writing tunables of %s: %s", go->name,
+				    strerror(errno));
+	return EXIT_OK;
+}
+
 /* Loads, writes tunables, registers and pins into @tmp; see the top. */
 static int load_into(struct gov_object *go, const struct load_request *req, const char *tmp)
 {
 	struct bpf_link *link;
+	void *value;
 	char path[512];
 	int ret, err;
 
-	if (req->nr_sets && !go->tunables)
-		return fail(EXIT_USAGE, "%s has no tunables map", go->name);
+	ret = parse_sets(go, req, &value);
+	if (ret)
+		goto out;
 	if (go->tunables) {
 		snprintf(path, sizeof(path), "%s/tunables", tmp);
 		bpf_map__set_pin_path(go->tunables, path);
 	}
 	err = bpf_object__load(go->obj);
-	if (err)
-		return fail(EXIT_FAIL, "%s: the kernel refused the object: %s%s", go->path,
-			    strerror(-err), verbose() ? "" : " (-v shows why)");
-	if (req->nr_sets) {
-		struct layout layout;
-
-		err = layout_from_btf(bpf_object__btf(go->obj),
-				      bpf_map__btf_value_type_id(go->tunables), &layout);
-		if (err)
-			return fail(EXIT_USAGE, "%s: tunables without a struct value", go->name);
-		ret = tunables_apply(bpf_map__fd(go->tunables), bpf_map__max_entries(go->tunables),
-				     &layout, req->sets, req->nr_sets, -1);
-		layout_free(&layout);
-		if (ret)
-			return ret;
+	if (err) {
+		ret = fail(EXIT_FAIL, "%s: the kernel refused the object: %s%s", go->path,
+			   strerror(-err), verbose() ? "" : " (-v shows why)");
+		goto out;
 	}
+	ret = value ? write_tunables(go, value) : EXIT_OK;
+	if (ret)
+		goto out;
 
 	link = bpf_map__attach_struct_ops(go->ops);
-	if (!link)
-		return errno == EEXIST ?
-		       fail(EXIT_EXISTS, "a governor named %s is already registered", go->name) :
-		       fail(EXIT_FAIL, "registering %s: %s", go->name, strerror(errno));
+	if (!link) {
+		ret = errno == EEXIST ?
+		      fail(EXIT_EXISTS, "a governor named %s is already registered", go->name) :
+		      fail(EXIT_FAIL, "registering %s: %s", go->name, strerror(errno));
+		goto out;
+	}
 	snprintf(path, sizeof(path), "%s/link", tmp);
 	err = bpf_link__pin(link, path);
 	/* Pinned or not, our descriptor goes: the pin holds the governor now. */
 	bpf_link__destroy(link);
 	if (err)
-		return fail(EXIT_FAIL, "pinning %s: %s", path, strerror(-err));
-	pin_restrict(tmp);
-	return EXIT_OK;
+		ret = fail(EXIT_FAIL, "pinning %s: %s", path, strerror(-err));
+	else
+		pin_restrict(tmp);
+out:
+	free(value);
+	return ret;
 }
 
 int gov_load(const struct load_request *req)

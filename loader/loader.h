@@ -157,6 +157,7 @@ int tunables_open(const char *governor, int *fd, struct layout *layout, __u32 *e
 int tunables_apply(int fd, __u32 entries, const struct layout *layout,
 		   char **assignments, int n, int policy);
 int report_assignment(const struct layout *layout, const char *arg, int err);
+int parse_assignments(const struct layout *layout, char **assign, int n, void *value);
 int gov_tune(const char *name, char **args, int n, int policy);
 
 /* status.c */

@@ -42,6 +42,14 @@ static unsigned long policy_read_ulong(int policy, const char *attr)
 	return policy_read(policy, attr, buf, sizeof(buf)) ? 0 : strtoul(buf, NULL, 10);
 }
 
+/* "0 1" as "0,1": one word in tables. */
+static void cpus_commas(char *cpus)
+{
+	for (; *cpus; cpus++)
+		if (*cpus == ' ')
+			*cpus = ',';
+}
+
 static int by_id(const void *a, const void *b)
 {
 	return ((const struct policy_info *)a)->id - ((const struct policy_info *)b)->id;
@@ -64,6 +72,7 @@ int policies_read(struct policy_info *out, int max)
 		if (policy_read(p->id, "related_cpus", p->cpus, sizeof(p->cpus)) ||
 		    policy_read(p->id, "scaling_governor", p->governor, sizeof(p->governor)))
 			continue;
+		cpus_commas(p->cpus);
 		p->cur = policy_read_ulong(p->id, "scaling_cur_freq");
 		p->min = policy_read_ulong(p->id, "scaling_min_freq");
 		p->max = policy_read_ulong(p->id, "scaling_max_freq");

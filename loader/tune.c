@@ -70,6 +70,19 @@ int report_assignment(const struct layout *layout, const char *arg, int err)
 	}
 }
 
+/* Every field=value into @value; an exit code, the first error reported. */
+int parse_assignments(const struct layout *layout, char **assign, int n, void *value)
+{
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		err = parse_assignment(layout, assign[i], value);
+		if (err)
+			return report_assignment(layout, assign[i], err);
+	}
+	return EXIT_OK;
+}
+
 /*
  * Applies every field=value to the entry of @policy, or to all @entries
  * when it is -1: all are parsed into copies first, written only when all
@@ -81,7 +94,7 @@ int tunables_apply(int fd, __u32 entries, const struct layout *layout, char **as
 	__u32 first = policy < 0 ? 0 : policy, last = policy < 0 ? entries : first + 1, key;
 	size_t size = layout->value_size;
 	char *vals = calloc(last - first, size);
-	int i, err, ret = EXIT_OK;
+	int ret = EXIT_OK;
 
 	if (!vals)
 		return fail(EXIT_FAIL, "out of memory");
@@ -90,11 +103,8 @@ int tunables_apply(int fd, __u32 entries, const struct layout *layout, char **as
 
 		if (bpf_map_lookup_elem(fd, &key, v))
 			ret = fail(EXIT_FAIL, "reading tunables[%u]: %s", key, strerror(errno));
-		for (i = 0; i < n && !ret; i++) {
-			err = parse_assignment(layout, assign[i], v);
-			if (err)
-				ret = report_assignment(layout, assign[i], err);
-		}
+		else
+			ret = parse_assignments(layout, assign, n, v);
 	}
 	for (key = first; key < last && !ret; key++)
 		if (bpf_map_update_elem(fd, &key, vals + (key - first) * size, BPF_ANY))
