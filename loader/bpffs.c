@@ -143,7 +143,9 @@ int pinned_governors(char names[][GOV_NAME_LEN + 1], int max)
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
 	while ((e = readdir(d)) && n < max) {
-		if (e->d_name[0] == '.' || !strncmp(e->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) ||
+		/* Files here are links bpftool pinned, not the loader's. */
+		if (e->d_type != DT_DIR || e->d_name[0] == '.' ||
+		    !strncmp(e->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) ||
 		    strlen(e->d_name) > GOV_NAME_LEN)
 			continue;
 		snprintf(names[n++], GOV_NAME_LEN + 1, "%s", e->d_name);
