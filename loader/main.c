@@ -79,19 +79,35 @@ struct cmd_opts {
 	int nr_args;
 };
 
-static int parse_opts(int argc, char **argv, const char *accepted, struct cmd_opts *o)
+static const char *opt_name(int c)
+{
+	const struct option *o;
+
+	for (o = policy_opts; o->name && o->val != c; o++)
+		;
+	return o->name ? o->name : "?";
+}
+
+/*
+ * Parses a command's options, which may come before, between or after its
+ * positional arguments ("tune gov a=1 --policy 2"): getopt_long moves the
+ * latter to the end.  @accepted lists the short codes the command takes.
+ */
+static int parse_cmd(int argc, char **argv, const char *accepted, struct cmd_opts *o,
+		     int min_args, int max_args)
 {
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	optind = 0;	/* glibc: rescan from the start for each command */
+	optind = 0;	/* glibc: start afresh, for each line of a config file too */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:", policy_opts, NULL)) != -1) {
-		if (c == '?' || c == ':')
+	while ((c = getopt_long(argc, argv, ":", policy_opts, NULL)) != -1) {
+		if (c == ':')
+			return usage("%s: '%s' needs a value", argv[0], argv[optind - 1]);
+		if (c == '?')
 			return usage("%s: bad option '%s'", argv[0], argv[optind - 1]);
 		if (!strchr(accepted, c))
-			return usage("%s does not take --%s", argv[0],
-				     policy_opts[strchr("psjwca", c) - "psjwca"].name);
+			return usage("%s does not take --%s", argv[0], opt_name(c));
 		switch (c) {
 		case 'p':
 			o->policy_arg = optarg;
@@ -112,41 +128,9 @@ static int parse_opts(int argc, char **argv, const char *accepted, struct cmd_op
 	}
 	o->args = argv + optind;
 	o->nr_args = argc - optind;
-	return EXIT_OK;
-}
-
-/* Options may follow positional arguments: "tune gov a=1 --policy 2". */
-static int parse_cmd(int argc, char **argv, const char *accepted, struct cmd_opts *o,
-		     int min_args, int max_args)
-{
-	char *pos[argc], *rest[argc + 1];
-	int nr_pos = 0, nr_rest = 1, i, ret;
-
-	rest[0] = argv[0];
-	for (i = 1; i < argc; i++) {
-		if (argv[i][0] == '-' && argv[i][1]) {
-			rest[nr_rest++] = argv[i];
-			if (!strchr(argv[i], '=') && i + 1 < argc &&
-			    (!strcmp(argv[i], "--policy") || !strcmp(argv[i], "--set") ||
-			     !strcmp(argv[i], "--config")))
-				rest[nr_rest++] = argv[++i];
-		} else {
-			pos[nr_pos++] = argv[i];
-		}
-	}
-	rest[nr_rest] = NULL;
-	ret = parse_opts(nr_rest, rest, accepted, o);
-	if (ret)
-		return ret;
-	if (o->nr_args)
-		return usage("%s: unexpected '%s'", argv[0], o->args[0]);
-	memcpy(rest, pos, nr_pos * sizeof(*pos));
-	o->args = argv + 1;
-	memcpy(o->args, rest, nr_pos * sizeof(*pos));
-	o->nr_args = nr_pos;
-	if (nr_pos < min_args)
+	if (o->nr_args < min_args)
 		return usage("%s: missing argument", argv[0]);
-	if (max_args >= 0 && nr_pos > max_args)
+	if (max_args >= 0 && o->nr_args > max_args)
 		return usage("%s: unexpected '%s'", argv[0], o->args[max_args]);
 	return EXIT_OK;
 }
