@@ -154,18 +154,15 @@ static int switch_policies(const char *governor, const struct policy_set *set)
 {
 	struct policy_info p[MAX_POLICIES];
 	int n = policies_read(p, MAX_POLICIES), i, err;
+	__u64 missing = set->all ? 0 : set->mask;
 
 	if (n < 0)
 		return fail(EXIT_FAIL, "cannot read cpufreq policies: %s", strerror(-n));
-	for (i = 0; i < MAX_POLICIES; i++) {
-		bool found = false;
-		int j;
-
-		for (j = 0; j < n; j++)
-			found |= p[j].id == i;
-		if (!set->all && policy_in_set(set, i) && !found)
-			return fail(EXIT_NOTFOUND, "no cpufreq policy%d", i);
-	}
+	for (i = 0; i < n; i++)
+		if (p[i].id < MAX_POLICIES)
+			missing &= ~(1ULL << p[i].id);
+	if (missing)
+		return fail(EXIT_NOTFOUND, "no cpufreq policy%d", __builtin_ctzll(missing));
 	for (i = 0; i < n; i++) {
 		if (!policy_in_set(set, p[i].id))
 			continue;
@@ -320,7 +317,7 @@ static __u64 policies_on(const char *governor)
 	__u64 mask = 0;
 
 	for (i = 0; i < n; i++)
-		if (!strcmp(p[i].governor, governor))
+		if (!strcmp(p[i].governor, governor) && p[i].id < MAX_POLICIES)
 			mask |= 1ULL << p[i].id;
 	return mask;
 }
@@ -331,7 +328,7 @@ static void report_returned(__u64 mask, const char *governor)
 	int n = policies_read(p, MAX_POLICIES), i;
 
 	for (i = 0; i < n; i++)
-		if ((mask >> p[i].id) & 1)
+		if (p[i].id < MAX_POLICIES && (mask >> p[i].id) & 1)
 			printf("policy%d: %s -> %s\n", p[i].id, governor, p[i].governor);
 }
 
