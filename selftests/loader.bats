@@ -37,6 +37,10 @@ tunable() {
 		jq -r ".formatted.value.$2"
 }
 
+pinned_map_id() {
+	"$BPFTOOL" map show pinned "$PINS/$1/tunables" -j | jq -r .id
+}
+
 le32() {
 	echo "$(($1 & 255)) $((($1 >> 8) & 255)) $((($1 >> 16) & 255)) $((($1 >> 24) & 255))"
 }
@@ -229,6 +233,7 @@ poked() {
 	cpufreq_bpf load interactive --policy 0 --set timer_rate=10000
 	wait_for 10 test "$(gov_stat bpf_interactive 0 sample_calls)" -gt 0
 	exits=$(wc -l < "$BPF_DEBUGFS/exits")
+	old_map=$(pinned_map_id bpf_interactive)
 	# Watch the policy's governor through the upgrade.
 	( for i in $(seq 100); do governor 0; sleep 0.02; done ) > "$BATS_TEST_TMPDIR/govs" &
 	watcher=$!
@@ -239,6 +244,8 @@ poked() {
 	[ "$(sort -u "$BATS_TEST_TMPDIR/govs")" = bpf_interactive ]
 	grep -qx 'link_updates 1' "$BPF_DEBUGFS/bpf_interactive/stats"
 	[ "$(wc -l < "$BPF_DEBUGFS/exits")" -eq "$exits" ]
+	# The pin is the new object's map, with the old values.
+	[ "$(pinned_map_id bpf_interactive)" != "$old_map" ]
 	[ "$(tunable bpf_interactive timer_rate 0)" = 10000 ]
 	[ "$(cpufreq_bpf tune interactive timer_rate --policy 0)" = timer_rate=10000 ]
 	# The new implementation runs: its samples keep coming.
