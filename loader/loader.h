@@ -161,7 +161,7 @@ int parse_assignments(const struct layout *layout, char **assign, int n, void *v
 int gov_tune(const char *name, char **args, int n, int policy);
 
 /* status.c */
-int cmd_list(void);
+int cmd_list(char **paths, int nr_paths);
 int cmd_status(const char *name, bool json, bool watch);
 
 /* config.c: /etc/cpufreq-bpf.conf */

@@ -13,7 +13,8 @@
 static const char usage_text[] =
 "usage: cpufreq-bpf [-v] COMMAND [ARGS]\n"
 "\n"
-"  list                                  governors available, loaded, and per policy\n"
+"  list [PATH]...                        governors available (shipped and PATHs),\n"
+"                                        loaded, and per policy\n"
 "  load NAME|PATH [--policy LIST|all] [--set FIELD=VALUE]...\n"
 "                                        register and pin a governor, set tunables,\n"
 "                                        put policies on it\n"
@@ -215,9 +216,9 @@ static int cmd_list_args(int argc, char **argv)
 {
 	struct cmd_opts o;
 
-	if (parse_cmd(argc, argv, "", &o, 0, 0))
+	if (parse_cmd(argc, argv, "", &o, 0, -1))
 		return EXIT_USAGE;
-	return cmd_list();
+	return cmd_list(o.args, o.nr_args);
 }
 
 static int run_command(int argc, char **argv);

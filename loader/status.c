@@ -17,12 +17,21 @@ static int is_object(const struct dirent *e)
 	return n > 6 && !strcmp(e->d_name + n - 6, ".bpf.o");
 }
 
-/* The governors in the object directory, by file name. */
-static void list_objects(void)
+static void print_object(const char *label, int label_len, const char *path)
+{
+	struct gov_object go;
+
+	if (object_open(path, NULL, &go))
+		return;
+	printf("  %-20.*s %-16s %s\n", label_len, label, go.name, path);
+	gov_object_close(&go);
+}
+
+/* The governors in the object directory, by file name, then @paths. */
+static int list_objects(char **paths, int nr_paths)
 {
 	const char *dir = objdir();
 	struct dirent **names;
-	struct gov_object go;
 	char path[4096];
 	int n, i;
 
@@ -30,15 +39,21 @@ static void list_objects(void)
 	n = scandir(dir, &names, is_object, alphasort);
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-		if (!object_open(path, NULL, &go)) {
-			printf("  %-20.*s %-16s %s\n", (int)(strlen(names[i]->d_name) - 6),
-			       names[i]->d_name, go.name, path);
-			gov_object_close(&go);
-		}
+		print_object(names[i]->d_name, strlen(names[i]->d_name) - 6, path);
 		free(names[i]);
 	}
 	if (n >= 0)
 		free(names);
+	for (i = 0; i < nr_paths; i++) {
+		struct gov_object go;
+		int ret = gov_object_open(paths[i], NULL, &go);
+
+		if (ret)
+			return ret;
+		printf("  %-20s %-16s %s\n", "(given)", go.name, go.path);
+		gov_object_close(&go);
+	}
+	return EXIT_OK;
 }
 
 /* "bpf, pinned by cpufreq-bpf" and the like, for a listed governor. */
@@ -51,13 +66,15 @@ static const char *gov_kind(const char *name)
 					     : "in-kernel";
 }
 
-int cmd_list(void)
+int cmd_list(char **paths, int nr_paths)
 {
 	struct policy_info p[MAX_POLICIES];
 	char govs[1024], *tok, *save;
-	int n, i;
+	int n, i, ret;
 
-	list_objects();
+	ret = list_objects(paths, nr_paths);
+	if (ret)
+		return ret;
 	printf("loaded:\n");
 	if (!governors_available(govs, sizeof(govs)))
 		for (tok = strtok_r(govs, " ", &save); tok; tok = strtok_r(NULL, " ", &save))

@@ -76,6 +76,10 @@ le32() {
 	[[ $output == *"performance "*"in-kernel"* ]]
 	[[ $output == *"policy0 "*"cpus 0,1"*"schedutil"* ]]
 	[[ $output == *"policy2 "*"cpus 2,3"* ]]
+	run cpufreq_bpf list "$BPF_OBJ/test_b.bpf.o"
+	[[ $output == *"(given)"*"bpf_test_b"*"test_b.bpf.o"* ]]
+	run cpufreq_bpf list /nonexistent.bpf.o
+	[ "$status" -eq 3 ]
 }
 
 @test "load: registers, pins link and tunables privately, switches the policies asked" {
