@@ -292,6 +292,21 @@ poked() {
 	[ "$(grep -c '^--- ' <<< "$output")" -ge 2 ]
 }
 
+@test "status: a governor that exited on an error shows retired, with its reason" {
+	cpufreq_bpf load "$BPF_OBJ/test_gov.bpf.o" --policy 2
+	start_hog 2
+	ctl test_gov 0 1 0
+	wait_for 10 governor_gone bpf_test
+	[ "$(governor 2)" = schedutil ]
+	run cpufreq_bpf status --json
+	[ "$(jq -r '.governors[] | select(.name == "bpf_test") | .state' <<< "$output")" = retired ]
+	[ "$(jq -r '.governors[] | select(.name == "bpf_test") | .last_exit' <<< "$output")" = \
+	  "error: test_gov was told to exit" ]
+	# Still pinned: unload is what releases it.
+	cpufreq_bpf unload test_gov
+	nothing_left
+}
+
 @test "bpftool interop: a governor registered by bpftool shows in list and status" {
 	register test_gov >/dev/null
 	run cpufreq_bpf list
