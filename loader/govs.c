@@ -130,22 +130,64 @@ void gov_object_close(struct gov_object *go)
 	go->obj = NULL;
 }
 
-/* A registered or pinned governor under either spelling of @name. */
-int gov_resolve_loaded(const char *name, char *governor, size_t len)
+/* The name the shipped object @name registers, or "" when there is none. */
+static void shipped_name(const char *name, char *governor, size_t len)
 {
-	char prefixed[GOV_NAME_LEN + 8];
-	const char *cand[2] = { name, prefixed };
+	struct gov_object go;
+	char path[4096];
+
+	governor[0] = '\0';
+	if (is_path(name) || shipped_object(name, path, sizeof(path)) ||
+	    object_open(path, NULL, &go))
+		return;
+	snprintf(governor, len, "%s", go.name);
+	gov_object_close(&go);
+}
+
+#define NR_SPELLINGS	3
+
+/*
+ * The spellings of @name, most literal first: as it is, with "bpf_"
+ * before it, and as its shipped object registers it; "" when not a name.
+ */
+static void spellings(const char *name, char cand[NR_SPELLINGS][GOV_NAME_LEN + 1])
+{
 	int i;
 
-	snprintf(prefixed, sizeof(prefixed), BPF_PREFIX "%s", name);
-	for (i = 0; i < 2; i++) {
-		if (strlen(cand[i]) > GOV_NAME_LEN)
-			continue;
-		if (gov_pinned(cand[i]) || bpf_governor_registered(cand[i])) {
-			snprintf(governor, len, "%s", cand[i]);
-			return EXIT_OK;
+	snprintf(cand[0], GOV_NAME_LEN + 1, "%s", name);
+	snprintf(cand[1], GOV_NAME_LEN + 1, BPF_PREFIX "%s", name);
+	shipped_name(name, cand[2], GOV_NAME_LEN + 1);
+	for (i = 0; i < 2; i++)
+		if (strlen(name) + i * strlen(BPF_PREFIX) > GOV_NAME_LEN)
+			cand[i][0] = '\0';
+}
+
+/* The first spelling of @name that @known accepts, into @out. */
+static bool resolve(const char *name, bool (*known)(const char *), char *out, size_t len)
+{
+	char cand[NR_SPELLINGS][GOV_NAME_LEN + 1];
+	int i;
+
+	spellings(name, cand);
+	for (i = 0; i < NR_SPELLINGS; i++) {
+		if (cand[i][0] && known(cand[i])) {
+			snprintf(out, len, "%s", cand[i]);
+			return true;
 		}
 	}
+	return false;
+}
+
+static bool bpf_governor_loaded(const char *name)
+{
+	return gov_pinned(name) || bpf_governor_registered(name);
+}
+
+/* A registered or pinned BPF governor under any spelling of @name. */
+int gov_resolve_loaded(const char *name, char *governor, size_t len)
+{
+	if (resolve(name, bpf_governor_loaded, governor, len))
+		return EXIT_OK;
 	return fail(EXIT_NOTFOUND, "governor '%s' is not loaded", name);
 }
 
@@ -366,20 +408,11 @@ int gov_unload(const char *name)
 	return EXIT_OK;
 }
 
-/* A governor name as cpufreq lists it, for either spelling of a BPF one. */
+/* A governor cpufreq offers, BPF or in-kernel, under any spelling of @name. */
 static int resolve_any_governor(const char *name, char *out, size_t len)
 {
-	char prefixed[GOV_NAME_LEN + 8];
-
-	if (governor_available(name)) {
-		snprintf(out, len, "%s", name);
+	if (resolve(name, governor_available, out, len))
 		return EXIT_OK;
-	}
-	snprintf(prefixed, sizeof(prefixed), BPF_PREFIX "%s", name);
-	if (governor_available(prefixed)) {
-		snprintf(out, len, "%s", prefixed);
-		return EXIT_OK;
-	}
 	return fail(EXIT_NOTFOUND, "no governor '%s' available (see: cpufreq-bpf list)", name);
 }
 
