@@ -532,7 +532,8 @@ int gov_upgrade(const char *name, const char *path)
 	}
 	err = bpf_object__load(go.obj);
 	if (err) {
-		ret = fail(EXIT_FAIL, "%s: the kernel refused the object: %s", path, strerror(-err));
+		ret = fail(EXIT_FAIL, "%s: the kernel refused the object: %s", path,
+			   strerror(-err));
 		goto out;
 	}
 	ret = (go.tunables ? carry_tunables(gov, &go, &carried) : EXIT_OK) ?: prepare_ops(&go);

@@ -162,8 +162,8 @@ static void governor_row(const char *name, bool json, bool first)
 	else
 		last_exit_reason(name, reason, sizeof(reason));
 	if (!json) {
-		printf("%-16s %-12s %-6s %12lu  %s\n", name, st.state, gov_pinned(name) ? "yes" : "no",
-		       st.link_updates, reason[0] ? reason : "-");
+		printf("%-16s %-12s %-6s %12lu  %s\n", name, st.state,
+		       gov_pinned(name) ? "yes" : "no", st.link_updates, reason[0] ? reason : "-");
 		return;
 	}
 	printf("%s{\"name\":", first ? "" : ",");

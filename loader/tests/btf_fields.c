@@ -60,7 +60,8 @@ static void test_interactive(void)
 	ok(hs && hs->offset == 0 && hs->nelems == 1 && range_is(hs, 1, 10000000) &&
 	   !strcmp(hs->unit, "kHz"), "interactive: hispeed_freq range and unit");
 	ok(tl && tl->offset == 8 && tl->nelems == 16 && tl->format == FIELD_FREQ_LIST &&
-	   range_is(tl, 1, 100) && !strcmp(tl->unit, "%"), "interactive: target_loads is a freq list");
+	   range_is(tl, 1, 100) && !strcmp(tl->unit, "%"),
+	   "interactive: target_loads is a freq list");
 	ok(ts && range_is(ts, 1, 4294967295LL), "interactive: timer_slack up to u32 max");
 	ok(boost && range_is(boost, 0, 1) && !boost->unit[0], "interactive: boost 0..1, no unit");
 	ok(rate && range_is(rate, 1000, 10000000), "interactive: timer_rate from 1000 us");
@@ -136,7 +137,8 @@ static void test_carry(void)
 	ok(nv[1] == 70 && nv[2] == 80 && nv[3] == 1200000 && nv[4] == 95,
 	   "carry: same fields copied, lists included");
 	ok(!nv[layout_field(&new, "boost_v2")->offset / 4], "carry: a new field keeps its default");
-	ok(!nv[layout_field(&new, "io_is_busy")->offset / 4], "carry: a reshaped field is not carried");
+	ok(!nv[layout_field(&new, "io_is_busy")->offset / 4],
+	   "carry: a reshaped field is not carried");
 	layout_free(&old);
 	layout_free(&new);
 	gov_object_close(&go);
