@@ -37,20 +37,50 @@ LOADER := $(BUILD)/loader/cpufreq-bpf
 LOADER_SRCS := $(wildcard loader/*.c)
 LOADER_HDRS := $(wildcard loader/*.h)
 LOADER_TESTS := $(patsubst loader/tests/%.c,$(BUILD)/tests/%,$(wildcard loader/tests/*.c))
+# Names and paths are cut to the kernel's sizes on purpose.
+LOADER_CFLAGS := $(USER_CFLAGS) -Wno-format-truncation
 
-.PHONY: all deps kernel kernel-debug tools bpf loader check demo bench clean FORCE
+.PHONY: all deps kernel kernel-debug tools bpf loader install check demo bench clean FORCE
 all: kernel kernel-debug tools bpf $(SELFTEST_TOOLS) $(if $(LOADER_SRCS),loader) $(LOADER_TESTS)
 
 loader: $(LOADER)
 
 $(LOADER): $(LOADER_SRCS) $(LOADER_HDRS) $(LIBBPF_A)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -DCPUFREQ_BPF_OBJDIR='"$(BUILD)/bpf"' $(LOADER_SRCS) -o $@ $(USER_LDLIBS)
+	$(CC) $(LOADER_CFLAGS) -DCPUFREQ_BPF_OBJDIR='"$(BUILD)/bpf"' $(LOADER_SRCS) -o $@ $(USER_LDLIBS)
 
 # Host-side unit tests: each links the loader's modules but its main.
-$(BUILD)/tests/%: loader/tests/%.c $(filter-out loader/main.c,$(LOADER_SRCS)) $(LOADER_HDRS) $(LIBBPF_A)
+$(BUILD)/tests/%: loader/tests/%.c $(filter-out loader/main.c,$(LOADER_SRCS)) $(LOADER_HDRS) \
+		$(wildcard loader/tests/*.h) $(LIBBPF_A)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -Iloader $< $(filter-out loader/main.c,$(LOADER_SRCS)) -o $@ $(USER_LDLIBS)
+	$(CC) $(LOADER_CFLAGS) -Iloader -DTEST_OBJDIR='"$(BUILD)/bpf"' $< \
+		$(filter-out loader/main.c,$(LOADER_SRCS)) -o $@ $(USER_LDLIBS)
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the loader, the shipped
+# governors, the man page, the systemd unit, and an example config file
+# where none exists.  The installed loader looks for governors in LIBDIR.
+PREFIX ?= /usr/local
+SBINDIR := $(PREFIX)/sbin
+GOVDIR := $(PREFIX)/lib/cpufreq-bpf
+MANDIR := $(PREFIX)/share/man/man8
+UNITDIR := $(PREFIX)/lib/systemd/system
+SHIPPED_GOVS := $(patsubst bpf-governors/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(wildcard bpf-governors/*.bpf.c))
+INSTALLED_LOADER := $(BUILD)/install/cpufreq-bpf
+
+$(INSTALLED_LOADER): $(LOADER_SRCS) $(LOADER_HDRS) $(LIBBPF_A) FORCE
+	@mkdir -p $(@D)
+	$(CC) $(LOADER_CFLAGS) -DCPUFREQ_BPF_OBJDIR='"$(GOVDIR)"' $(LOADER_SRCS) -o $@ $(USER_LDLIBS)
+
+install: $(INSTALLED_LOADER) $(SHIPPED_GOVS)
+	install -D -m 0755 $(INSTALLED_LOADER) $(DESTDIR)$(SBINDIR)/cpufreq-bpf
+	install -d -m 0755 $(DESTDIR)$(GOVDIR)
+	install -m 0644 $(SHIPPED_GOVS) $(DESTDIR)$(GOVDIR)/
+	install -D -m 0644 loader/cpufreq-bpf.8 $(DESTDIR)$(MANDIR)/cpufreq-bpf.8
+	install -d -m 0755 $(DESTDIR)$(UNITDIR)
+	sed 's|@SBINDIR@|$(SBINDIR)|g' loader/cpufreq-bpf.service > \
+		$(DESTDIR)$(UNITDIR)/cpufreq-bpf.service
+	[ -e $(DESTDIR)/etc/cpufreq-bpf.conf ] || \
+		install -D -m 0644 loader/cpufreq-bpf.conf $(DESTDIR)/etc/cpufreq-bpf.conf
 
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f '$${Status}\n' $$p 2>/dev/null | \

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pin layout: /sys/fs/bpf/cpufreq/<governor>/ holds "link" and the
+ * governor's pinned maps ("tunables", ...).  A governor is built in
+ * _tmp-load-<pid>/ (bpffs refuses dots in names) and renamed into place
+ * complete, so a directory under its own name is always a whole governor; a
+ * temporary directory left by a killed loader is removed by the next command
+ * (pin_recover()).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "loader.h"
+
+#define TMP_PREFIX	"_tmp-"
+
+int pin_dir(const char *governor, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, PIN_ROOT "/%s", governor);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+bool gov_pinned(const char *governor)
+{
+	char dir[256], link[300];
+
+	if (pin_dir(governor, dir, sizeof(dir)))
+		return false;
+	snprintf(link, sizeof(link), "%s/link", dir);
+	return !access(link, F_OK);
+}
+
+/*
+ * Creates the root and takes the loader's lock on it, held until exit:
+ * commands that change pins do not interleave.
+ */
+int pin_root_prepare(void)
+{
+	static int lock_fd = -1;
+
+	if (lock_fd >= 0)
+		return 0;
+	if (mkdir(PIN_ROOT, 0700) && errno != EEXIST)
+		return -errno;
+	lock_fd = open(PIN_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (lock_fd < 0)
+		return -errno;
+	if (flock(lock_fd, LOCK_EX))
+		return -errno;
+	return 0;
+}
+
+/* The _tmp-<what>-<pid> directory to build pins in; created by pin_tmp_create(). */
+int pin_tmp_dir(const char *what, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, PIN_ROOT "/" TMP_PREFIX "%s-%d", what, (int)getpid());
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* Takes the lock, clears what dead loaders left, creates @tmp. */
+int pin_tmp_create(const char *tmp)
+{
+	int err = pin_root_prepare();
+
+	if (err)
+		return err;
+	pin_recover();
+	if (mkdir(tmp, 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* Unpins everything in @dir, then removes it; a missing @dir is fine. */
+int pin_dir_remove(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[512];
+	int err = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (unlink(path) && !err)
+			err = -errno;
+	}
+	closedir(d);
+	if (rmdir(dir) && !err)
+		err = -errno;
+	return err;
+}
+
+/* Renames a complete temporary directory into place, never over another. */
+int pin_dir_publish(const char *tmp, const char *governor)
+{
+	char dir[256];
+	int err = pin_dir(governor, dir, sizeof(dir));
+
+	if (err)
+		return err;
+	return renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_NOREPLACE) ? -errno : 0;
+}
+
+/* Pins are the owner's alone: files 0600, the directory 0700. */
+void pin_restrict(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[512];
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		chmod(path, 0600);
+	}
+	closedir(d);
+	chmod(dir, 0700);
+}
+
+/* Governors the loader pinned, by directory name. */
+int pinned_governors(char names[][GOV_NAME_LEN + 1], int max)
+{
+	DIR *d = opendir(PIN_ROOT);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((e = readdir(d)) && n < max) {
+		/* Files here are links bpftool pinned, not the loader's. */
+		if (e->d_type != DT_DIR || e->d_name[0] == '.' ||
+		    !strncmp(e->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) ||
+		    strlen(e->d_name) > GOV_NAME_LEN)
+			continue;
+		snprintf(names[n++], GOV_NAME_LEN + 1, "%s", e->d_name);
+	}
+	closedir(d);
+	return n;
+}
+
+/* Removes what loaders that died mid-load left behind. */
+void pin_recover(void)
+{
+	DIR *d = opendir(PIN_ROOT);
+	struct dirent *e;
+	char path[512];
+	const char *dash;
+	int pid;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, TMP_PREFIX, strlen(TMP_PREFIX)))
+			continue;
+		dash = strrchr(e->d_name, '-');
+		pid = dash ? atoi(dash + 1) : 0;
+		if (pid > 0 && (pid == getpid() || !kill(pid, 0) || errno != ESRCH))
+			continue;
+		snprintf(path, sizeof(path), PIN_ROOT "/%s", e->d_name);
+		pin_dir_remove(path);
+	}
+	closedir(d);
+}

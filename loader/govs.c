@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Governors: resolving NAME|PATH, loading, unloading, upgrading, switching.
+ *
+ * A load registers the governor (attaching its struct_ops map creates the
+ * link) only once its object is loaded and its tunables written, with its
+ * maps already pinned in a temporary directory; it pins the link there and
+ * renames the directory into place.  Until the link is pinned, our file
+ * descriptor is its only reference: any failure, or the loader's death,
+ * unregisters it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "loader.h"
+
+#ifndef CPUFREQ_BPF_OBJDIR
+#define CPUFREQ_BPF_OBJDIR "/usr/local/lib/cpufreq-bpf"
+#endif
+
+#define BPF_PREFIX	"bpf_"
+
+/* Where shipped governors are: $CPUFREQ_BPF_OBJDIR, or the built-in path. */
+const char *objdir(void)
+{
+	const char *dir = getenv("CPUFREQ_BPF_OBJDIR");
+
+	return dir && *dir ? dir : CPUFREQ_BPF_OBJDIR;
+}
+
+static bool is_path(const char *what)
+{
+	size_t n = strlen(what);
+
+	return strchr(what, '/') || (n > 2 && !strcmp(what + n - 2, ".o"));
+}
+
+/* The shipped object for "interactive" or "bpf_interactive". */
+static int shipped_object(const char *name, char *path, size_t len)
+{
+	const char *shortname = name;
+
+	if (!strncmp(name, BPF_PREFIX, strlen(BPF_PREFIX)))
+		shortname += strlen(BPF_PREFIX);
+	snprintf(path, len, "%s/%s.bpf.o", objdir(), shortname);
+	return access(path, R_OK) ? -errno : 0;
+}
+
+/* The .name the struct_ops map registers, from its data and its BTF. */
+static int ops_name(struct gov_object *go)
+{
+	const struct btf *btf = bpf_object__btf(go->obj);
+	__u32 id = bpf_map__btf_value_type_id(go->ops);
+	const struct btf_type *t = btf ? btf__type_by_id(btf, id) : NULL;
+	const struct btf_member *m;
+	const char *data;
+	size_t size;
+	int i;
+
+	data = bpf_map__initial_value(go->ops, &size);
+	if (!t || !btf_is_struct(t) || !data)
+		return -EINVAL;
+	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++) {
+		__u32 off = btf_member_bit_offset(t, i) / 8;
+
+		if (strcmp(btf__name_by_offset(btf, m->name_off), "name") || off >= size)
+			continue;
+		snprintf(go->name, sizeof(go->name), "%.*s", (int)(size - off), data + off);
+		return go->name[0] ? 0 : -EINVAL;
+	}
+	return -EINVAL;
+}
+
+/* Opens the object at @path, quietly; -errno. */
+int object_open(const char *path, const char *pin_root, struct gov_object *go)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .pin_root_path = pin_root);
+	struct bpf_map *map;
+	int err;
+
+	memset(go, 0, sizeof(*go));
+	snprintf(go->path, sizeof(go->path), "%s", path);
+	go->obj = bpf_object__open_file(path, &opts);
+	if (!go->obj)
+		return -errno;
+	bpf_object__for_each_map(map, go->obj)
+		if (bpf_map__type(map) == BPF_MAP_TYPE_STRUCT_OPS)
+			break;
+	go->ops = map;
+	go->tunables = bpf_object__find_map_by_name(go->obj, "tunables");
+	err = go->ops ? ops_name(go) : -ENOENT;
+	if (err)
+		gov_object_close(go);
+	return err;
+}
+
+/*
+ * Opens NAME (shipped) or PATH without loading it; maps that ask to be
+ * pinned by name go under @pin_root.  Returns an exit code, reported.
+ */
+int gov_object_open(const char *what, const char *pin_root, struct gov_object *go)
+{
+	char path[4096];
+	int err;
+
+	if (is_path(what)) {
+		if (access(what, R_OK))
+			return fail(EXIT_NOTFOUND, "%s: %s", what, strerror(errno));
+		snprintf(path, sizeof(path), "%s", what);
+	} else if (shipped_object(what, path, sizeof(path))) {
+		return fail(EXIT_NOTFOUND, "unknown governor '%s' (no %s)", what, path);
+	}
+	err = object_open(path, pin_root, go);
+	if (err == -ENOENT || err == -EINVAL)
+		return fail(EXIT_USAGE, "%s: no cpufreq governor in it (struct_ops map with a name)",
+			    what);
+	if (err)
+		return fail(EXIT_USAGE, "%s: not a BPF object: %s", path, strerror(-err));
+	return EXIT_OK;
+}
+
+void gov_object_close(struct gov_object *go)
+{
+	bpf_object__close(go->obj);
+	go->obj = NULL;
+}
+
+/* The name the shipped object @name registers, or "" when there is none. */
+static void shipped_name(const char *name, char *governor, size_t len)
+{
+	struct gov_object go;
+	char path[4096];
+
+	governor[0] = '\0';
+	if (is_path(name) || shipped_object(name, path, sizeof(path)) ||
+	    object_open(path, NULL, &go))
+		return;
+	snprintf(governor, len, "%s", go.name);
+	gov_object_close(&go);
+}
+
+#define NR_SPELLINGS	3
+
+/*
+ * The spellings of @name, most literal first: as it is, with "bpf_"
+ * before it, and as its shipped object registers it; "" when not a name.
+ */
+static void spellings(const char *name, char cand[NR_SPELLINGS][GOV_NAME_LEN + 1])
+{
+	int i;
+
+	snprintf(cand[0], GOV_NAME_LEN + 1, "%s", name);
+	snprintf(cand[1], GOV_NAME_LEN + 1, BPF_PREFIX "%s", name);
+	shipped_name(name, cand[2], GOV_NAME_LEN + 1);
+	for (i = 0; i < 2; i++)
+		if (strlen(name) + i * strlen(BPF_PREFIX) > GOV_NAME_LEN)
+			cand[i][0] = '\0';
+}
+
+/* The first spelling of @name that @known accepts, into @out. */
+static bool resolve(const char *name, bool (*known)(const char *), char *out, size_t len)
+{
+	char cand[NR_SPELLINGS][GOV_NAME_LEN + 1];
+	int i;
+
+	spellings(name, cand);
+	for (i = 0; i < NR_SPELLINGS; i++) {
+		if (cand[i][0] && known(cand[i])) {
+			snprintf(out, len, "%s", cand[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool bpf_governor_loaded(const char *name)
+{
+	return gov_pinned(name) || bpf_governor_registered(name);
+}
+
+/* A registered or pinned BPF governor under any spelling of @name. */
+int gov_resolve_loaded(const char *name, char *governor, size_t len)
+{
+	if (resolve(name, bpf_governor_loaded, governor, len))
+		return EXIT_OK;
+	return fail(EXIT_NOTFOUND, "governor '%s' is not loaded", name);
+}
+
+/* Puts the policies of @set on @governor, telling where each came from. */
+static int switch_policies(const char *governor, const struct policy_set *set)
+{
+	struct policy_info p[MAX_POLICIES];
+	int n = policies_read(p, MAX_POLICIES), i, err;
+	__u64 missing = set->all ? 0 : set->mask;
+
+	if (n < 0)
+		return fail(EXIT_FAIL, "cannot read cpufreq policies: %s", strerror(-n));
+	for (i = 0; i < n; i++)
+		if (p[i].id < MAX_POLICIES)
+			missing &= ~(1ULL << p[i].id);
+	if (missing)
+		return fail(EXIT_NOTFOUND, "no cpufreq policy%d", __builtin_ctzll(missing));
+	for (i = 0; i < n; i++) {
+		if (!policy_in_set(set, p[i].id))
+			continue;
+		err = policy_set_governor(p[i].id, governor);
+		if (err)
+			return fail(EXIT_FAIL, "policy%d: cannot switch to %s: %s", p[i].id,
+				    governor, strerror(-err));
+		printf("policy%d: %s -> %s\n", p[i].id, p[i].governor, governor);
+	}
+	return EXIT_OK;
+}
+
+static bool set_empty(const struct policy_set *set)
+{
+	return !set->all && !set->mask;
+}
+
+/* Checks the name is free before anything is created. */
+static int name_free(const char *name)
+{
+	if (gov_pinned(name))
+		return fail(EXIT_EXISTS, "%s is already loaded", name);
+	if (governor_available(name) || bpf_governor_registered(name))
+		return fail(EXIT_EXISTS, "a governor named %s is already registered", name);
+	return EXIT_OK;
+}
+
+/* The --set values, checked against the object's BTF before it is loaded. */
+static int parse_sets(struct gov_object *go, const struct load_request *req, void **value)
+{
+	struct layout layout;
+	int ret;
+
+	*value = NULL;
+	if (!req->nr_sets)
+		return EXIT_OK;
+	if (!go->tunables)
+		return fail(EXIT_USAGE, "%s has no tunables map", go->name);
+	if (layout_from_btf(bpf_object__btf(go->obj), bpf_map__btf_value_type_id(go->tunables),
+			    &layout))
+		return fail(EXIT_USAGE, "%s: tunables without a struct value", go->name);
+	*value = calloc(1, layout.value_size);
+	ret = *value ? parse_assignments(&layout, req->sets, req->nr_sets, *value) :
+		       fail(EXIT_FAIL, "out of memory");
+	layout_free(&layout);
+	return ret;
+}
+
+/* The same tunables for every policy. */
+static int write_tunables(struct gov_object *go, const void *value)
+{
+	__u32 key, n = bpf_map__max_entries(go->tunables);
+	size_t size = bpf_map__value_size(go->tunables);
+
+	for (key = 0; key < n; key++)
+		if (bpf_map__update_elem(go->tunables, &key, sizeof(key), value, size, 0))
+			return fail(EXIT_FAIL, "writing tunables of %s: %s", go->name,
+				    strerror(errno));
+	return EXIT_OK;
+}
+
+/* Loads, writes tunables, registers and pins into @tmp; see the top. */
+static int load_into(struct gov_object *go, const struct load_request *req, const char *tmp)
+{
+	struct bpf_link *link;
+	void *value;
+	char path[512];
+	int ret, err;
+
+	ret = parse_sets(go, req, &value);
+	if (ret)
+		goto out;
+	if (go->tunables) {
+		snprintf(path, sizeof(path), "%s/tunables", tmp);
+		bpf_map__set_pin_path(go->tunables, path);
+	}
+	err = bpf_object__load(go->obj);
+	if (err) {
+		ret = fail(EXIT_FAIL, "%s: the kernel refused the object: %s%s", go->path,
+			   strerror(-err), verbose() ? "" : " (-v shows why)");
+		goto out;
+	}
+	ret = value ? write_tunables(go, value) : EXIT_OK;
+	if (ret)
+		goto out;
+
+	link = bpf_map__attach_struct_ops(go->ops);
+	if (!link) {
+		ret = errno == EEXIST ?
+		      fail(EXIT_EXISTS, "a governor named %s is already registered", go->name) :
+		      fail(EXIT_FAIL, "registering %s: %s", go->name, strerror(errno));
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/link", tmp);
+	err = bpf_link__pin(link, path);
+	/* Pinned or not, our descriptor goes: the pin holds the governor now. */
+	bpf_link__destroy(link);
+	if (err)
+		ret = fail(EXIT_FAIL, "pinning %s: %s", path, strerror(-err));
+	else
+		pin_restrict(tmp);
+out:
+	free(value);
+	return ret;
+}
+
+int gov_load(const struct load_request *req)
+{
+	struct gov_object go;
+	char tmp[256];
+	int ret, err;
+
+	pin_tmp_dir("load", tmp, sizeof(tmp));
+	ret = gov_object_open(req->what, tmp, &go);
+	if (ret)
+		return ret;
+	err = pin_tmp_create(tmp);
+	if (err) {
+		gov_object_close(&go);
+		return fail(EXIT_FAIL, "%s: %s (is bpffs mounted?)", tmp, strerror(-err));
+	}
+	ret = name_free(go.name) ?: load_into(&go, req, tmp);
+	gov_object_close(&go);
+	if (!ret) {
+		err = pin_dir_publish(tmp, go.name);
+		if (err)
+			ret = fail(EXIT_FAIL, "publishing %s/%s: %s", PIN_ROOT, go.name,
+				   strerror(-err));
+	}
+	if (ret) {
+		/* Unpinning the link drops the last reference: unregistered. */
+		pin_dir_remove(tmp);
+		return ret;
+	}
+	printf("loaded %s from %s, pinned in %s/%s\n", go.name, go.path, PIN_ROOT, go.name);
+
+	if (!set_empty(&req->policies)) {
+		ret = switch_policies(go.name, &req->policies);
+		if (ret) {
+			gov_unload(go.name);
+			return ret;
+		}
+	}
+	return EXIT_OK;
+}
+
+/* Which policies run @governor now: a mask of policy ids. */
+static __u64 policies_on(const char *governor)
+{
+	struct policy_info p[MAX_POLICIES];
+	int n = policies_read(p, MAX_POLICIES), i;
+	__u64 mask = 0;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(p[i].governor, governor) && p[i].id < MAX_POLICIES)
+			mask |= 1ULL << p[i].id;
+	return mask;
+}
+
+static void report_returned(__u64 mask, const char *governor)
+{
+	struct policy_info p[MAX_POLICIES];
+	int n = policies_read(p, MAX_POLICIES), i;
+
+	for (i = 0; i < n; i++)
+		if (p[i].id < MAX_POLICIES && (mask >> p[i].id) & 1)
+			printf("policy%d: %s -> %s\n", p[i].id, governor, p[i].governor);
+}
+
+int gov_unload(const char *name)
+{
+	char gov[GOV_NAME_LEN + 1], dir[256], link[300];
+	__u64 mask;
+	int ret, fd, err;
+
+	ret = gov_resolve_loaded(name, gov, sizeof(gov));
+	if (ret)
+		return ret;
+	if (!gov_pinned(gov))
+		return fail(EXIT_NOTFOUND, "%s was not loaded by cpufreq-bpf (no %s/%s)", gov,
+			    PIN_ROOT, gov);
+	err = pin_root_prepare();
+	if (err)
+		return fail(EXIT_FAIL, "%s: %s", PIN_ROOT, strerror(-err));
+	pin_dir(gov, dir, sizeof(dir));
+	snprintf(link, sizeof(link), "%s/link", dir);
+	mask = policies_on(gov);
+
+	/*
+	 * Hold the link while unpinning, so that the release, which hands the
+	 * policies back, happens in our close() rather than later.
+	 */
+	fd = bpf_obj_get(link);
+	err = pin_dir_remove(dir);
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		return fail(EXIT_FAIL, "removing %s: %s", dir, strerror(-err));
+	printf("unloaded %s\n", gov);
+	report_returned(mask, gov);
+	return EXIT_OK;
+}
+
+/* A governor cpufreq offers, BPF or in-kernel, under any spelling of @name. */
+static int resolve_any_governor(const char *name, char *out, size_t len)
+{
+	if (resolve(name, governor_available, out, len))
+		return EXIT_OK;
+	return fail(EXIT_NOTFOUND, "no governor '%s' available (see: cpufreq-bpf list)", name);
+}
+
+int gov_switch(const char *name, const struct policy_set *set)
+{
+	char gov[GOV_NAME_LEN + 1];
+
+	return resolve_any_governor(name, gov, sizeof(gov)) ?: switch_policies(gov, set);
+}
+
+/* New tunables from the loaded governor's, field by field. */
+static int carry_tunables(const char *gov, struct gov_object *go, int *carried)
+{
+	struct layout old, new;
+	__u32 old_entries, entries = bpf_map__max_entries(go->tunables), key;
+	size_t new_size = bpf_map__value_size(go->tunables);
+	int fd, ret = EXIT_OK;
+	void *ov, *nv;
+
+	*carried = 0;
+	if (tunables_open(gov, &fd, &old, &old_entries))
+		return EXIT_OK;	/* nothing to carry */
+	if (layout_from_btf(bpf_object__btf(go->obj), bpf_map__btf_value_type_id(go->tunables),
+			    &new)) {
+		close(fd);
+		layout_free(&old);
+		return fail(EXIT_USAGE, "%s: tunables without a struct value", go->path);
+	}
+	ov = calloc(1, old.value_size);
+	nv = calloc(1, new_size);
+	for (key = 0; ov && nv && key < entries; key++) {
+		__u32 okey = old_entries == 1 ? 0 : key;
+
+		if (okey >= old_entries || bpf_map_lookup_elem(fd, &okey, ov))
+			continue;
+		memset(nv, 0, new_size);
+		layout_carry(&old, ov, &new, nv);
+		if (bpf_map__update_elem(go->tunables, &key, sizeof(key), nv, new_size, 0)) {
+			ret = fail(EXIT_FAIL, "writing tunables of the new %s: %s", gov,
+				   strerror(errno));
+			break;
+		}
+	}
+	if (!ov || !nv)
+		ret = fail(EXIT_FAIL, "out of memory");
+	for (key = 0; key < (__u32)new.nr_fields; key++)
+		*carried += layout_field(&old, new.fields[key].name) != NULL;
+	free(ov);
+	free(nv);
+	close(fd);
+	layout_free(&old);
+	layout_free(&new);
+	return ret;
+}
+
+/*
+ * Fills the new struct_ops map's kernel value: libbpf does so only when it
+ * attaches a map, which fails with EEXIST after the value is set, since the
+ * name is taken by the governor being upgraded.
+ */
+static int prepare_ops(struct gov_object *go)
+{
+	struct bpf_link *probe = bpf_map__attach_struct_ops(go->ops);
+
+	if (probe) {
+		bpf_link__destroy(probe);
+		return fail(EXIT_FAIL, "%s is not registered (retired after an error?)", go->name);
+	}
+	if (errno != EEXIST)
+		return fail(EXIT_FAIL, "preparing %s: %s", go->name, strerror(errno));
+	return EXIT_OK;
+}
+
+/* Moves the new maps' pins over the old ones. */
+static void replace_pins(const char *dir, struct gov_object *go)
+{
+	struct bpf_map *map;
+	char from[512], to[512];
+
+	bpf_object__for_each_map(map, go->obj) {
+		if (!bpf_map__is_pinned(map))
+			continue;
+		snprintf(from, sizeof(from), "%s", bpf_map__pin_path(map));
+		snprintf(to, sizeof(to), "%s/%s", dir, strrchr(from, '/') + 1);
+		if (rename(from, to))
+			fail(EXIT_FAIL, "warning: %s stays the old map: %s", to, strerror(errno));
+	}
+}
+
+int gov_upgrade(const char *name, const char *path)
+{
+	char gov[GOV_NAME_LEN + 1], dir[256], tmp[256], pin[300];
+	struct gov_object go;
+	int ret, err, fd, carried = 0;
+
+	ret = gov_resolve_loaded(name, gov, sizeof(gov));
+	if (ret)
+		return ret;
+	if (!gov_pinned(gov))
+		return fail(EXIT_NOTFOUND, "%s was not loaded by cpufreq-bpf", gov);
+	pin_tmp_dir("upgrade", tmp, sizeof(tmp));
+	ret = gov_object_open(path, tmp, &go);
+	if (ret)
+		return ret;
+	err = pin_tmp_create(tmp);
+	if (err) {
+		ret = fail(EXIT_FAIL, "%s: %s", tmp, strerror(-err));
+		goto out;
+	}
+	if (strcmp(go.name, gov)) {
+		ret = fail(EXIT_USAGE, "%s registers %s, not %s", path, go.name, gov);
+		goto out;
+	}
+	if (go.tunables) {
+		snprintf(pin, sizeof(pin), "%s/tunables", tmp);
+		bpf_map__set_pin_path(go.tunables, pin);
+	}
+	err = bpf_object__load(go.obj);
+	if (err) {
+		ret = fail(EXIT_FAIL, "%s: the kernel refused the object: %s", path,
+			   strerror(-err));
+		goto out;
+	}
+	ret = (go.tunables ? carry_tunables(gov, &go, &carried) : EXIT_OK) ?: prepare_ops(&go);
+	if (ret)
+		goto out;
+
+	pin_dir(gov, dir, sizeof(dir));
+	snprintf(pin, sizeof(pin), "%s/link", dir);
+	fd = bpf_obj_get(pin);
+	if (fd < 0) {
+		ret = fail(EXIT_FAIL, "%s: %s", pin, strerror(errno));
+		goto out;
+	}
+	err = bpf_link_update(fd, bpf_map__fd(go.ops), NULL);
+	close(fd);
+	if (err) {
+		ret = fail(EXIT_FAIL, "updating %s in place: %s", gov, strerror(-err));
+		goto out;
+	}
+	pin_restrict(tmp);
+	replace_pins(dir, &go);
+	printf("upgraded %s in place from %s; %d tunables carried over\n", gov, path, carried);
+out:
+	gov_object_close(&go);
+	pin_dir_remove(tmp);
+	return ret;
+}

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cpufreq-bpf: the loader of BPF cpufreq governors.  Declarations shared by
+ * its modules; main.c holds the command line, each other file one concern.
+ */
+#ifndef __CPUFREQ_BPF_LOADER_H
+#define __CPUFREQ_BPF_LOADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+struct btf;
+struct bpf_object;
+struct bpf_map;
+
+/* Exit codes, documented in --help and cpufreq-bpf(8). */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,		/* the kernel or the system refused */
+	EXIT_USAGE = 2,		/* bad command line, field or value */
+	EXIT_NOTFOUND = 3,	/* no such governor, object, field or policy */
+	EXIT_PERM = 4,		/* not root */
+	EXIT_EXISTS = 5,	/* the governor is already loaded */
+};
+
+#define GOV_NAME_LEN	16	/* CPUFREQ_NAME_LEN */
+#define MAX_POLICIES	64	/* CPUFREQ_BPF_MAX_CPUS: policy ids below it */
+
+/* util.c */
+int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void set_verbose(bool on);
+bool verbose(void);
+int parse_u64(const char *s, __u64 *val);
+
+/* A set of policy ids, as given by --policy LIST|all. */
+struct policy_set {
+	__u64 mask;
+	bool all;
+};
+
+int parse_policy_list(const char *s, struct policy_set *set);
+bool policy_in_set(const struct policy_set *set, int policy);
+
+/* tunables.c: the fields of a governor's tunables struct, from its BTF. */
+enum field_format {
+	FIELD_SCALAR,
+	FIELD_ARRAY,		/* nelems values, comma separated */
+	FIELD_FREQ_LIST,	/* "value freq:value ...", 0-terminated */
+};
+
+struct field {
+	char name[64];
+	__u32 offset;		/* bytes into the value */
+	__u32 elem_size;	/* 1, 2, 4 or 8 */
+	__u32 nelems;		/* 1 for a scalar */
+	bool is_signed;
+	enum field_format format;
+	bool has_range;
+	__s64 min, max;
+	char unit[16];
+};
+
+struct layout {
+	char type_name[64];
+	__u32 value_size;
+	int nr_fields;
+	struct field *fields;
+};
+
+int layout_from_btf(const struct btf *btf, __u32 type_id, struct layout *layout);
+void layout_free(struct layout *layout);
+const struct field *layout_field(const struct layout *layout, const char *name);
+int field_parse(const struct field *f, const char *text, void *value);
+int field_format(const struct field *f, const void *value, char *buf, size_t len);
+int parse_assignment(const struct layout *layout, const char *arg, void *value);
+void layout_carry(const struct layout *from, const void *old_value,
+		  const struct layout *to, void *new_value);
+
+/* sysfs.c: cpufreq policies and the framework's debugfs files. */
+struct policy_info {
+	int id;
+	char cpus[64];
+	char governor[GOV_NAME_LEN + 1];
+	unsigned long cur, min, max;
+	unsigned long total_trans;
+};
+
+int policies_read(struct policy_info *out, int max);
+int policy_set_governor(int policy, const char *governor);
+bool governor_available(const char *name);
+int governors_available(char *buf, size_t len);
+bool bpf_governor_registered(const char *name);
+
+struct gov_policy_stats {
+	int policy;
+	bool governed;
+	unsigned long long update_calls, sample_calls, requests;
+	unsigned long long fast_switches, deferred_switches, errors;
+};
+
+struct gov_stats {
+	char state[16];
+	unsigned long link_updates;
+	char exit_reason[128];
+	int nr_policies;
+	struct gov_policy_stats policies[MAX_POLICIES];
+};
+
+int gov_stats_read(const char *governor, struct gov_stats *stats);
+int bpf_governors_list(char names[][GOV_NAME_LEN + 1], int max);
+int last_exit_reason(const char *governor, char *buf, size_t len);
+
+/* bpffs.c: /sys/fs/bpf/cpufreq/<governor>/{link,tunables,...} */
+#define PIN_ROOT	"/sys/fs/bpf/cpufreq"
+
+int pin_dir(const char *governor, char *buf, size_t len);
+bool gov_pinned(const char *governor);
+int pin_root_prepare(void);
+int pin_tmp_dir(const char *what, char *buf, size_t len);
+int pin_tmp_create(const char *tmp);
+int pin_dir_remove(const char *dir);
+int pin_dir_publish(const char *tmp, const char *governor);
+void pin_restrict(const char *dir);
+int pinned_governors(char names[][GOV_NAME_LEN + 1], int max);
+void pin_recover(void);
+
+/* govs.c: resolving, loading, unloading and upgrading governors. */
+struct gov_object {
+	struct bpf_object *obj;
+	struct bpf_map *ops;		/* the .struct_ops.link map */
+	struct bpf_map *tunables;	/* NULL when the governor has none */
+	char name[GOV_NAME_LEN + 1];	/* what it registers as */
+	char path[4096];
+};
+
+const char *objdir(void);
+int gov_object_open(const char *name_or_path, const char *pin_root, struct gov_object *go);
+int object_open(const char *path, const char *pin_root, struct gov_object *go);
+void gov_object_close(struct gov_object *go);
+int gov_resolve_loaded(const char *name, char *governor, size_t len);
+
+struct load_request {
+	const char *what;		/* NAME or PATH */
+	struct policy_set policies;	/* to switch; none when mask 0 and !all */
+	char **sets;			/* field=value */
+	int nr_sets;
+};
+
+int gov_load(const struct load_request *req);
+int gov_unload(const char *name);
+int gov_upgrade(const char *name, const char *path);
+int gov_switch(const char *name, const struct policy_set *set);
+
+/* tune.c: reading and writing tunables of a loaded governor. */
+int tunables_open(const char *governor, int *fd, struct layout *layout, __u32 *entries);
+int tunables_apply(int fd, __u32 entries, const struct layout *layout,
+		   char **assignments, int n, int policy);
+int report_assignment(const struct layout *layout, const char *arg, int err);
+int parse_assignments(const struct layout *layout, char **assign, int n, void *value);
+int gov_tune(const char *name, char **args, int n, int policy);
+
+/* status.c */
+int cmd_list(char **paths, int nr_paths);
+int cmd_status(const char *name, bool json, bool watch);
+
+/* config.c: /etc/cpufreq-bpf.conf */
+#define DEFAULT_CONFIG	"/etc/cpufreq-bpf.conf"
+int split_words(char *line, char **words, int max);
+int config_run(const char *path, int (*run)(int argc, char **argv));
+
+#endif

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cpufreq-bpf: the command line; each command's work is in its module. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "loader.h"
+
+static const char usage_text[] =
+"usage: cpufreq-bpf [-v] COMMAND [ARGS]\n"
+"\n"
+"  list [PATH]...                        governors available (shipped and PATHs),\n"
+"                                        loaded, and per policy\n"
+"  load NAME|PATH [--policy LIST|all] [--set FIELD=VALUE]...\n"
+"                                        register and pin a governor, set tunables,\n"
+"                                        put policies on it\n"
+"  unload NAME|--all                     unpin; its policies return to their previous\n"
+"                                        governors\n"
+"  switch NAME [--policy LIST|all]       put policies (default all) on a governor,\n"
+"                                        BPF or in-kernel\n"
+"  upgrade NAME PATH                     replace a loaded governor in place, keeping\n"
+"                                        its tunables by field name\n"
+"  tune NAME [FIELD[=VALUE]]... [--policy N]\n"
+"                                        read or write tunables by field name\n"
+"  status [NAME] [--json] [--watch]      per policy: governor, frequencies, requests,\n"
+"                                        switch path, errors; per governor: state, exits\n"
+"  boot [--config FILE]                  run the commands of FILE (" DEFAULT_CONFIG ")\n"
+"\n"
+"NAME is a shipped governor (schedutil, interactive, sched) or the name it\n"
+"registers (bpf_schedutil, ...).  LIST is policy ids: 0,2 or 0-3 or all.\n"
+"Pins live in " PIN_ROOT "/<governor>/.  Every command needs root.\n"
+"\n"
+"exit status: 0 ok, 1 the kernel or system refused, 2 bad usage, field or value,\n"
+"3 no such governor, object or policy, 4 not root, 5 governor already loaded\n";
+
+static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A usage error: one line on what was wrong, then where to look. */
+static int usage(const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return fail(EXIT_USAGE, "%s (see cpufreq-bpf --help)", msg);
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG || !verbose())
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static const struct option policy_opts[] = {
+	{ "policy", required_argument, NULL, 'p' },
+	{ "set", required_argument, NULL, 's' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "watch", no_argument, NULL, 'w' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "all", no_argument, NULL, 'a' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* A command's options, whichever it takes; the command checks which apply. */
+struct cmd_opts {
+	struct policy_set policies;
+	const char *policy_arg;
+	char *sets[64];
+	int nr_sets;
+	bool json, watch, all;
+	const char *config;
+	char **args;		/* positional arguments */
+	int nr_args;
+};
+
+static const char *opt_name(int c)
+{
+	const struct option *o;
+
+	for (o = policy_opts; o->name && o->val != c; o++)
+		;
+	return o->name ? o->name : "?";
+}
+
+/*
+ * Parses a command's options, which may come before, between or after its
+ * positional arguments ("tune gov a=1 --policy 2"): getopt_long moves the
+ * latter to the end.  @accepted lists the short codes the command takes.
+ */
+static int parse_cmd(int argc, char **argv, const char *accepted, struct cmd_opts *o,
+		     int min_args, int max_args)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 0;	/* glibc: start afresh, for each line of a config file too */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", policy_opts, NULL)) != -1) {
+		if (c == ':')
+			return usage("%s: '%s' needs a value", argv[0], argv[optind - 1]);
+		if (c == '?')
+			return usage("%s: bad option '%s'", argv[0], argv[optind - 1]);
+		if (!strchr(accepted, c))
+			return usage("%s does not take --%s", argv[0], opt_name(c));
+		switch (c) {
+		case 'p':
+			o->policy_arg = optarg;
+			if (parse_policy_list(optarg, &o->policies))
+				return usage("--policy '%s': expected ids like 0,2 or 0-3, or all",
+					     optarg);
+			break;
+		case 's':
+			if (o->nr_sets == (int)(sizeof(o->sets) / sizeof(o->sets[0])))
+				return usage("too many --set");
+			o->sets[o->nr_sets++] = optarg;
+			break;
+		case 'j': o->json = true; break;
+		case 'w': o->watch = true; break;
+		case 'c': o->config = optarg; break;
+		case 'a': o->all = true; break;
+		}
+	}
+	o->args = argv + optind;
+	o->nr_args = argc - optind;
+	if (o->nr_args < min_args)
+		return usage("%s: missing argument", argv[0]);
+	if (max_args >= 0 && o->nr_args > max_args)
+		return usage("%s: unexpected '%s'", argv[0], o->args[max_args]);
+	return EXIT_OK;
+}
+
+static int cmd_load(int argc, char **argv)
+{
+	struct cmd_opts o;
+	struct load_request req;
+
+	if (parse_cmd(argc, argv, "ps", &o, 1, 1))
+		return EXIT_USAGE;
+	req.what = o.args[0];
+	req.policies = o.policies;
+	req.sets = o.sets;
+	req.nr_sets = o.nr_sets;
+	return gov_load(&req);
+}
+
+static int cmd_unload(int argc, char **argv)
+{
+	char names[MAX_POLICIES][GOV_NAME_LEN + 1];
+	struct cmd_opts o;
+	int n, i, ret = EXIT_OK;
+
+	if (parse_cmd(argc, argv, "a", &o, 0, 1))
+		return EXIT_USAGE;
+	if (o.all == (o.nr_args == 1))
+		return usage("unload: give a NAME or --all");
+	if (!o.all)
+		return gov_unload(o.args[0]);
+	n = pinned_governors(names, MAX_POLICIES);
+	for (i = 0; i < n; i++)
+		ret = gov_unload(names[i]) ?: ret;
+	return ret;
+}
+
+static int cmd_switch(int argc, char **argv)
+{
+	struct cmd_opts o;
+
+	if (parse_cmd(argc, argv, "p", &o, 1, 1))
+		return EXIT_USAGE;
+	if (!o.policy_arg)
+		o.policies.all = true;
+	return gov_switch(o.args[0], &o.policies);
+}
+
+static int cmd_upgrade(int argc, char **argv)
+{
+	struct cmd_opts o;
+
+	if (parse_cmd(argc, argv, "", &o, 2, 2))
+		return EXIT_USAGE;
+	return gov_upgrade(o.args[0], o.args[1]);
+}
+
+static int cmd_tune(int argc, char **argv)
+{
+	struct cmd_opts o;
+	int policy = -1;
+
+	if (parse_cmd(argc, argv, "p", &o, 1, -1))
+		return EXIT_USAGE;
+	if (o.policy_arg) {
+		if (o.policies.all || __builtin_popcountll(o.policies.mask) != 1)
+			return usage("tune: --policy takes one policy id");
+		policy = __builtin_ctzll(o.policies.mask);
+	}
+	return gov_tune(o.args[0], o.args + 1, o.nr_args - 1, policy);
+}
+
+static int cmd_status_args(int argc, char **argv)
+{
+	struct cmd_opts o;
+
+	if (parse_cmd(argc, argv, "jw", &o, 0, 1))
+		return EXIT_USAGE;
+	return cmd_status(o.nr_args ? o.args[0] : NULL, o.json, o.watch);
+}
+
+static int cmd_list_args(int argc, char **argv)
+{
+	struct cmd_opts o;
+
+	if (parse_cmd(argc, argv, "", &o, 0, -1))
+		return EXIT_USAGE;
+	return cmd_list(o.args, o.nr_args);
+}
+
+static int run_command(int argc, char **argv);
+
+static int cmd_boot(int argc, char **argv)
+{
+	struct cmd_opts o;
+
+	if (parse_cmd(argc, argv, "c", &o, 0, 0))
+		return EXIT_USAGE;
+	return config_run(o.config ? o.config : DEFAULT_CONFIG, run_command);
+}
+
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "list", cmd_list_args },
+	{ "load", cmd_load },
+	{ "unload", cmd_unload },
+	{ "switch", cmd_switch },
+	{ "upgrade", cmd_upgrade },
+	{ "tune", cmd_tune },
+	{ "status", cmd_status_args },
+	{ "boot", cmd_boot },
+};
+
+static int run_command(int argc, char **argv)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[0], commands[i].name))
+			return commands[i].fn(argc, argv);
+	return usage("unknown command '%s'", argv[0]);
+}
+
+int main(int argc, char **argv)
+{
+	int i = 1;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		}
+		if (strcmp(argv[i], "-v") && strcmp(argv[i], "--verbose"))
+			return usage("unknown option '%s'", argv[i]);
+		set_verbose(true);
+	}
+	if (i == argc)
+		return usage("no command");
+	if (!strcmp(argv[i], "help")) {
+		fputs(usage_text, stdout);
+		return EXIT_OK;
+	}
+	if (geteuid() != 0)
+		return fail(EXIT_PERM, "%s needs root: run it as root (or with sudo)", argv[i]);
+	libbpf_set_print(libbpf_print);
+	return run_command(argc - i, argv + i);
+}

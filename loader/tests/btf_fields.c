@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests: the BTF field mapping on the real governor objects.
+ * Usage: btf_fields [OBJDIR]; the default is the build's object directory.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "loader.h"
+#include "tap.h"
+
+#ifndef TEST_OBJDIR
+#define TEST_OBJDIR "build/bpf"
+#endif
+
+static const char *dir = TEST_OBJDIR;
+
+static int open_layout(const char *name, struct gov_object *go, struct layout *l)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s.bpf.o", dir, name);
+	memset(l, 0, sizeof(*l));
+	if (object_open(path, NULL, go))
+		return -ENOENT;
+	if (!go->tunables)
+		return -ENODATA;
+	return layout_from_btf(bpf_object__btf(go->obj),
+			       bpf_map__btf_value_type_id(go->tunables), l);
+}
+
+static bool range_is(const struct field *f, long long min, long long max)
+{
+	return f && f->has_range && f->min == min && f->max == max;
+}
+
+static void test_interactive(void)
+{
+	struct gov_object go;
+	struct layout l;
+	const struct field *hs, *tl, *ts, *boost, *rate;
+	__u32 v[64] = {};
+	int err = open_layout("interactive", &go, &l);
+
+	ok(!err, "interactive: object opened, tunables layout read (%d)", err);
+	if (err)
+		return;
+	ok(!strcmp(go.name, "bpf_interactive"), "interactive: registers as %s", go.name);
+	ok(bpf_map__max_entries(go.tunables) == MAX_POLICIES, "interactive: per-policy tunables");
+	ok(!strcmp(l.type_name, "interactive_tunables") && l.nr_fields == 11 &&
+	   l.value_size == 4 * (9 + 2 * 16), "interactive: 11 fields, %u bytes", l.value_size);
+
+	hs = layout_field(&l, "hispeed_freq");
+	tl = layout_field(&l, "target_loads");
+	ts = layout_field(&l, "timer_slack");
+	boost = layout_field(&l, "boost");
+	rate = layout_field(&l, "timer_rate");
+	ok(hs && hs->offset == 0 && hs->nelems == 1 && range_is(hs, 1, 10000000) &&
+	   !strcmp(hs->unit, "kHz"), "interactive: hispeed_freq range and unit");
+	ok(tl && tl->offset == 8 && tl->nelems == 16 && tl->format == FIELD_FREQ_LIST &&
+	   range_is(tl, 1, 100) && !strcmp(tl->unit, "%"),
+	   "interactive: target_loads is a freq list");
+	ok(ts && range_is(ts, 1, 4294967295LL), "interactive: timer_slack up to u32 max");
+	ok(boost && range_is(boost, 0, 1) && !boost->unit[0], "interactive: boost 0..1, no unit");
+	ok(rate && range_is(rate, 1000, 10000000), "interactive: timer_rate from 1000 us");
+	ok(!layout_field(&l, "nosuch"), "interactive: no unknown field");
+
+	ok(!parse_assignment(&l, "go_hispeed_load=85", v) && v[1] == 85,
+	   "assignment: written at the field's offset");
+	ok(!parse_assignment(&l, "target_loads=80 1200000:95", v) && v[2] == 80 &&
+	   v[3] == 1200000 && v[4] == 95 && !v[5], "assignment: freq list at its offset");
+	ok(parse_assignment(&l, "nosuch=1", v) == -ENOENT, "assignment: unknown field");
+	ok(parse_assignment(&l, "go_hispeed_load=101", v) == -ERANGE && v[1] == 85,
+	   "assignment: out of range, nothing written");
+	ok(parse_assignment(&l, "timer_rate=999", v) == -ERANGE, "assignment: below the range");
+	ok(parse_assignment(&l, "go_hispeed_load", v) == -EINVAL &&
+	   parse_assignment(&l, "=5", v) == -EINVAL, "assignment: malformed");
+	ok(!parse_assignment(&l, "timer_slack=4294967295", v), "assignment: u32 max accepted");
+	layout_free(&l);
+	gov_object_close(&go);
+}
+
+static void test_others(void)
+{
+	struct gov_object go;
+	struct layout l;
+	const struct field *f;
+
+	ok(!open_layout("schedutil", &go, &l) && !strcmp(go.name, "bpf_schedutil") &&
+	   l.nr_fields == 1 && range_is(layout_field(&l, "rate_limit_us"), 1, 10000000),
+	   "schedutil: rate_limit_us 1..10000000");
+	layout_free(&l);
+	gov_object_close(&go);
+
+	ok(!open_layout("sched", &go, &l) && !strcmp(go.name, "bpf_sched"),
+	   "sched: registers as bpf_sched");
+	f = layout_field(&l, "capacity_margin");
+	ok(f && range_is(f, 1024, 4096) && f->offset == 4 && !f->unit[0],
+	   "sched: capacity_margin 1024..4096");
+	layout_free(&l);
+	gov_object_close(&go);
+
+	ok(open_layout("test_dup", &go, &l) != -ENOENT && !strcmp(go.name, "schedutil"),
+	   "test_dup: the name clash object says schedutil");
+	layout_free(&l);
+	gov_object_close(&go);
+	ok(open_layout("bad_kfunc_in_syscall", &go, &l) == -ENOENT,
+	   "an object without a governor is refused");
+}
+
+/* Upgrades carry fields by name; missing or reshaped ones keep the default. */
+static void test_carry(void)
+{
+	struct gov_object go, go2;
+	struct layout old, new;
+	__u32 ov[64] = {}, nv[64] = {};
+	struct field *f;
+	int i;
+
+	if (open_layout("interactive", &go, &old) || open_layout("interactive", &go2, &new))
+		return;
+	parse_assignment(&old, "go_hispeed_load=70", ov);
+	parse_assignment(&old, "target_loads=80 1200000:95", ov);
+	parse_assignment(&old, "io_is_busy=1", ov);
+	parse_assignment(&old, "boost=1", ov);
+	/* The new version dropped boost and made io_is_busy a u8. */
+	for (i = 0; i < new.nr_fields; i++) {
+		f = &new.fields[i];
+		if (!strcmp(f->name, "boost"))
+			strcpy(f->name, "boost_v2");
+		if (!strcmp(f->name, "io_is_busy"))
+			f->elem_size = 1;
+	}
+	layout_carry(&old, ov, &new, nv);
+	ok(nv[1] == 70 && nv[2] == 80 && nv[3] == 1200000 && nv[4] == 95,
+	   "carry: same fields copied, lists included");
+	ok(!nv[layout_field(&new, "boost_v2")->offset / 4], "carry: a new field keeps its default");
+	ok(!nv[layout_field(&new, "io_is_busy")->offset / 4],
+	   "carry: a reshaped field is not carried");
+	layout_free(&old);
+	layout_free(&new);
+	gov_object_close(&go);
+	gov_object_close(&go2);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		dir = argv[1];
+	libbpf_set_print(NULL);
+	test_interactive();
+	test_others();
+	test_carry();
+	return tap_done();
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tune: a loaded governor's tunables by field name, through the BTF the
+ * kernel holds for its pinned "tunables" map.  Every value is checked
+ * before anything is written.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include "loader.h"
+
+/* Opens the pinned tunables of @governor with their layout; -errno. */
+int tunables_open(const char *governor, int *fd, struct layout *layout, __u32 *entries)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	char dir[256], path[300];
+	struct btf *btf;
+	int err;
+
+	pin_dir(governor, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/tunables", dir);
+	*fd = bpf_obj_get(path);
+	if (*fd < 0)
+		return -errno;
+	err = bpf_map_get_info_by_fd(*fd, &info, &len);
+	if (!err && !info.btf_value_type_id)
+		err = -ENODATA;
+	btf = err ? NULL : btf__load_from_kernel_by_id(info.btf_id);
+	if (!err && !btf)
+		err = -errno;
+	if (!err)
+		err = layout_from_btf(btf, info.btf_value_type_id, layout);
+	btf__free(btf);
+	if (!err && layout->value_size != info.value_size)
+		err = -EINVAL;
+	if (err) {
+		close(*fd);
+		return err;
+	}
+	*entries = info.max_entries;
+	return 0;
+}
+
+int report_assignment(const struct layout *layout, const char *arg, int err)
+{
+	const struct field *f;
+	char name[64];
+
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+	f = layout_field(layout, name);
+	switch (err) {
+	case -ENOENT:
+		return fail(EXIT_USAGE, "unknown field '%s' (%s has no such member)", name,
+			    layout->type_name);
+	case -ERANGE:
+		if (f && f->has_range)
+			return fail(EXIT_USAGE, "'%s': out of range: %s takes %lld..%lld, or 0 for the default",
+				    arg, name, (long long)f->min, (long long)f->max);
+		return fail(EXIT_USAGE, "'%s': out of range for %s", arg, name);
+	case -E2BIG:
+		return fail(EXIT_USAGE, "'%s': too many values for %s", arg, name);
+	default:
+		return fail(EXIT_USAGE, "'%s': malformed, expected field=value%s", arg,
+			    f && f->format == FIELD_FREQ_LIST ? " with value as 'V FREQ:V ...'" : "");
+	}
+}
+
+/* Every field=value into @value; an exit code, the first error reported. */
+int parse_assignments(const struct layout *layout, char **assign, int n, void *value)
+{
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		err = parse_assignment(layout, assign[i], value);
+		if (err)
+			return report_assignment(layout, assign[i], err);
+	}
+	return EXIT_OK;
+}
+
+/*
+ * Applies every field=value to the entry of @policy, or to all @entries
+ * when it is -1: all are parsed into copies first, written only when all
+ * parsed.
+ */
+int tunables_apply(int fd, __u32 entries, const struct layout *layout, char **assign, int n,
+		   int policy)
+{
+	__u32 first = policy < 0 ? 0 : policy, last = policy < 0 ? entries : first + 1, key;
+	size_t size = layout->value_size;
+	char *vals = calloc(last - first, size);
+	int ret = EXIT_OK;
+
+	if (!vals)
+		return fail(EXIT_FAIL, "out of memory");
+	for (key = first; key < last && !ret; key++) {
+		char *v = vals + (key - first) * size;
+
+		if (bpf_map_lookup_elem(fd, &key, v))
+			ret = fail(EXIT_FAIL, "reading tunables[%u]: %s", key, strerror(errno));
+		else
+			ret = parse_assignments(layout, assign, n, v);
+	}
+	for (key = first; key < last && !ret; key++)
+		if (bpf_map_update_elem(fd, &key, vals + (key - first) * size, BPF_ANY))
+			ret = fail(EXIT_FAIL, "writing tunables[%u]: %s", key, strerror(errno));
+	free(vals);
+	return ret;
+}
+
+/* "field=value", with its unit and range after a '#' when @annotate. */
+static void print_field(const struct field *f, const void *value, const char *prefix,
+			bool annotate)
+{
+	char buf[512];
+
+	if (field_format(f, value, buf, sizeof(buf)))
+		snprintf(buf, sizeof(buf), "?");
+	printf("%s%s=%s", prefix, f->name, buf);
+	if (annotate && (f->unit[0] || f->has_range)) {
+		printf("\t# %s%s", f->unit, f->unit[0] && f->has_range ? ", " : "");
+		if (f->has_range)
+			printf("%lld..%lld, 0 = default", (long long)f->min, (long long)f->max);
+	}
+	putchar('\n');
+}
+
+/* Prints the fields named in @args, or all of them, for one entry. */
+static int print_entry(int fd, __u32 key, const struct layout *layout, char **args, int n,
+		       const char *prefix)
+{
+	char value[layout->value_size];
+	int i;
+
+	if (bpf_map_lookup_elem(fd, &key, value))
+		return fail(EXIT_FAIL, "reading tunables[%u]: %s", key, strerror(errno));
+	for (i = 0; i < layout->nr_fields; i++) {
+		int j;
+
+		for (j = 0; j < n && strcmp(args[j], layout->fields[i].name); j++)
+			;
+		if (!n || j < n)
+			print_field(&layout->fields[i], value, prefix, !n);
+	}
+	return EXIT_OK;
+}
+
+/* Every policy's entry, or the one asked for, or the global one. */
+static int print_tunables(int fd, __u32 entries, const struct layout *layout, char **args,
+			  int n, int policy)
+{
+	struct policy_info p[MAX_POLICIES];
+	char prefix[32];
+	int nr, i, ret = EXIT_OK;
+
+	if (entries == 1 || policy >= 0)
+		return print_entry(fd, policy < 0 ? 0 : policy, layout, args, n, "");
+	nr = policies_read(p, MAX_POLICIES);
+	for (i = 0; i < nr && !ret; i++) {
+		if ((__u32)p[i].id >= entries)
+			continue;
+		snprintf(prefix, sizeof(prefix), "policy%d: ", p[i].id);
+		ret = print_entry(fd, p[i].id, layout, args, n, prefix);
+	}
+	return ret;
+}
+
+int gov_tune(const char *name, char **args, int n, int policy)
+{
+	char gov[GOV_NAME_LEN + 1], *reads[n ? n : 1], *writes[n ? n : 1];
+	int nr_reads = 0, nr_writes = 0, fd, err, ret, i;
+	struct layout layout;
+	__u32 entries;
+
+	ret = gov_resolve_loaded(name, gov, sizeof(gov));
+	if (ret)
+		return ret;
+	err = tunables_open(gov, &fd, &layout, &entries);
+	if (err)
+		return fail(err == -ENOENT ? EXIT_NOTFOUND : EXIT_FAIL,
+			    "%s: no tunables in %s/%s: %s", gov, PIN_ROOT, gov, strerror(-err));
+	for (i = 0; i < n; i++) {
+		if (strchr(args[i], '='))
+			writes[nr_writes++] = args[i];
+		else
+			reads[nr_reads++] = args[i];
+	}
+	for (i = 0; i < nr_reads && !ret; i++)
+		if (!layout_field(&layout, reads[i]))
+			ret = report_assignment(&layout, reads[i], -ENOENT);
+	if (!ret && policy >= 0 && entries == 1)
+		ret = fail(EXIT_USAGE, "%s has global tunables: --policy does not apply", gov);
+	else if (!ret && policy >= (int)entries)
+		ret = fail(EXIT_NOTFOUND, "policy%d is beyond %s's %u tunables entries", policy,
+			   gov, entries);
+	if (!ret && nr_writes)
+		ret = tunables_apply(fd, entries, &layout, writes, nr_writes, policy);
+	if (!ret && (nr_reads || !nr_writes))
+		ret = print_tunables(fd, entries, &layout, reads, nr_reads, policy);
+	close(fd);
+	layout_free(&layout);
+	return ret;
+}

@@ -1,0 +1,369 @@
+#!/usr/bin/env bats
+# cpufreq-bpf, the loader, in the VM: every command and its failure paths,
+# through the loader and through plain bpftool.  The suite runs on CPUs 2-3,
+# so that policy0 (CPUs 0-1) sees only the loads it makes.
+
+load lib
+
+LOADER=$TOOLS/cpufreq-bpf
+[ -x "$LOADER" ] || cp "$ROOT/build/loader/cpufreq-bpf" "$LOADER"
+export CPUFREQ_BPF_OBJDIR=$BPF_OBJ
+PINS=/sys/fs/bpf/cpufreq
+
+setup() {
+	taskset -pc 2,3 "$BASHPID" >/dev/null
+	reset_policies
+}
+
+teardown() {
+	"$LOADER" unload --all >/dev/null 2>&1 || true
+	rm -rf "$PINS"
+	restore_vm_state
+}
+
+cpufreq_bpf() { "$LOADER" "$@"; }
+
+# registered GOVERNOR: cpufreq offers it and the framework counts for it.
+registered() { governor_listed "$1" && [ -e "$BPF_DEBUGFS/$1/stats" ]; }
+
+# nothing_left: no BPF governor registered, nothing pinned, no temporary.
+nothing_left() {
+	no_bpf_governors && [ -z "$(ls -A "$PINS" 2>/dev/null)" ]
+}
+
+# tunable GOVERNOR FIELD KEY: a field of the pinned tunables, through bpftool.
+tunable() {
+	"$BPFTOOL" map lookup pinned "$PINS/$1/tunables" key $(le32 "$3") -j |
+		jq -r ".formatted.value.$2"
+}
+
+pinned_map_id() {
+	"$BPFTOOL" map show pinned "$PINS/$1/tunables" -j | jq -r .id
+}
+
+le32() {
+	echo "$(($1 & 255)) $((($1 >> 8) & 255)) $((($1 >> 16) & 255)) $((($1 >> 24) & 255))"
+}
+
+@test "--help documents every command and the exit codes" {
+	run cpufreq_bpf --help
+	[ "$status" -eq 0 ]
+	for c in list load unload switch upgrade tune status boot "exit status" "4 not root"; do
+		[[ $output == *"$c"* ]]
+	done
+	run cpufreq_bpf frobnicate
+	[ "$status" -eq 2 ]
+	[[ $output == *"unknown command 'frobnicate'"* ]]
+	run cpufreq_bpf load schedutil --policy x
+	[ "$status" -eq 2 ]
+	[[ $output == *"--policy 'x'"* ]]
+}
+
+@test "non-root users are refused" {
+	for cmd in list "status" "load schedutil" "tune schedutil" "unload schedutil"; do
+		run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" $cmd
+		[ "$status" -eq 4 ]
+		[[ $output == *"needs root"* ]]
+	done
+	nothing_left
+}
+
+@test "list: shipped governors, loaded ones and policies" {
+	run cpufreq_bpf list
+	[ "$status" -eq 0 ]
+	[[ $output == *"schedutil "*"bpf_schedutil"*"schedutil.bpf.o"* ]]
+	[[ $output == *"interactive "*"bpf_interactive"* ]]
+	[[ $output == *"performance "*"in-kernel"* ]]
+	[[ $output == *"policy0 "*"cpus 0,1"*"schedutil"* ]]
+	[[ $output == *"policy2 "*"cpus 2,3"* ]]
+	run cpufreq_bpf list "$BPF_OBJ/test_b.bpf.o"
+	[[ $output == *"(given)"*"bpf_test_b"*"test_b.bpf.o"* ]]
+	run cpufreq_bpf list /nonexistent.bpf.o
+	[ "$status" -eq 3 ]
+}
+
+@test "load: registers, pins link and tunables privately, switches the policies asked" {
+	run cpufreq_bpf load schedutil --policy 0
+	[ "$status" -eq 0 ]
+	[[ $output == *"loaded bpf_schedutil"* ]]
+	[[ $output == *"policy0: schedutil -> bpf_schedutil"* ]]
+	registered bpf_schedutil
+	[ "$(governor 0)" = bpf_schedutil ]
+	[ "$(governor 2)" = schedutil ]
+	[ "$(stat -c %a "$PINS/bpf_schedutil")" = 700 ]
+	[ "$(stat -c %a "$PINS/bpf_schedutil/link")" = 600 ]
+	[ "$(stat -c %a "$PINS/bpf_schedutil/tunables")" = 600 ]
+	# Only the governor's directory: no temporary left behind.
+	[ "$(ls "$PINS")" = bpf_schedutil ]
+	# It outlived the loader and runs.
+	wait_for 10 test "$(gov_stat bpf_schedutil 0 update_calls)" -gt 0
+}
+
+@test "load --set: tunables written, visible to bpftool map dump pinned" {
+	cpufreq_bpf load interactive --set go_hispeed_load=85 \
+		--set "target_loads=80 1200000:95"
+	[ "$(tunable bpf_interactive go_hispeed_load 0)" = 85 ]
+	[ "$(tunable bpf_interactive go_hispeed_load 2)" = 85 ]
+	run "$BPFTOOL" map dump pinned "$PINS/bpf_interactive/tunables" -j
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '.[0].formatted.value.target_loads[0:4]' <<< "$output")" = "[80,1200000,95,0]" ]
+	# In the struct's order, whatever the order asked.
+	run cpufreq_bpf tune interactive target_loads go_hispeed_load --policy 2
+	[ "$output" = $'go_hispeed_load=85\ntarget_loads=80 1200000:95' ]
+}
+
+@test "load: a bad field, value or list is refused and leaves nothing" {
+	run cpufreq_bpf load interactive --set nosuch=1
+	[ "$status" -eq 2 ]
+	[[ $output == *"unknown field 'nosuch'"* ]]
+	run cpufreq_bpf load interactive --set go_hispeed_load=101
+	[ "$status" -eq 2 ]
+	[[ $output == *"out of range"*"1..100"* ]]
+	run cpufreq_bpf load interactive --set "target_loads=80 1200000"
+	[ "$status" -eq 2 ]
+	[[ $output == *"malformed"* ]]
+	[ "${#lines[@]}" -eq 1 ]
+	nothing_left
+}
+
+@test "load: a governor the verifier refuses leaves nothing" {
+	run cpufreq_bpf load "$BPF_OBJ/bad_write_policy.bpf.o"
+	[ "$status" -eq 1 ]
+	[[ $output == *"refused the object"* ]]
+	nothing_left
+}
+
+@test "load: twice, or under a taken name, is refused; the first stays" {
+	cpufreq_bpf load sched
+	run cpufreq_bpf load bpf_sched
+	[ "$status" -eq 5 ]
+	[[ $output == *"bpf_sched is already loaded"* ]]
+	registered bpf_sched
+	run cpufreq_bpf load "$BPF_OBJ/test_dup.bpf.o"
+	[ "$status" -eq 5 ]
+	[[ $output == *"named schedutil is already registered"* ]]
+	[ "$(ls "$PINS")" = bpf_sched ]
+}
+
+@test "unknown governors, objects and policies: exit 3" {
+	for cmd in "load nosuch" "load /nonexistent.bpf.o" "unload nosuch" "tune nosuch" \
+		   "status nosuch" "switch nosuch" "switch performance --policy 5" \
+		   "upgrade nosuch $BPF_OBJ/schedutil.bpf.o"; do
+		run cpufreq_bpf $cmd
+		[ "$status" -eq 3 ] || { echo "$cmd: $status $output"; false; }
+		[ "${#lines[@]}" -eq 1 ]
+	done
+	[ "$(governor 2)" = schedutil ]
+}
+
+@test "unload: policies return to their previous governors, pins and governor gone" {
+	set_governor 0 performance
+	cpufreq_bpf load schedutil --policy all
+	[ "$(governor 0)" = bpf_schedutil ]
+	[ "$(governor 2)" = bpf_schedutil ]
+	run cpufreq_bpf unload bpf_schedutil
+	[ "$status" -eq 0 ]
+	[[ $output == *"policy0: bpf_schedutil -> performance"* ]]
+	[[ $output == *"policy2: bpf_schedutil -> schedutil"* ]]
+	# Done when the loader returns, not some time later.
+	! governor_listed bpf_schedutil
+	[ "$(governor 0)" = performance ]
+	[ "$(governor 2)" = schedutil ]
+	nothing_left
+	tail -1 "$BPF_DEBUGFS/exits" | grep -qx 'bpf_schedutil: unregistered'
+}
+
+@test "switch: BPF and in-kernel governors, either spelling" {
+	cpufreq_bpf load interactive
+	run cpufreq_bpf switch interactive --policy 2
+	[ "$status" -eq 0 ]
+	[ "$output" = "policy2: schedutil -> bpf_interactive" ]
+	[ "$(governor 0)" = schedutil ]
+	cpufreq_bpf switch performance --policy 0,2
+	[ "$(governor 0)" = performance ]
+	[ "$(governor 2)" = performance ]
+	# schedutil is the in-kernel one; bpf_interactive by its full name.
+	cpufreq_bpf switch schedutil
+	[ "$(governor 0)" = schedutil ]
+	cpufreq_bpf switch bpf_interactive --policy all
+	[ "$(governor 0)" = bpf_interactive ]
+	[ "$(governor 2)" = bpf_interactive ]
+}
+
+@test "tune: per policy, all fields with units, all-or-nothing on errors" {
+	cpufreq_bpf load interactive
+	cpufreq_bpf tune interactive timer_rate=10000 --policy 2
+	[ "$(cpufreq_bpf tune interactive timer_rate --policy 2)" = timer_rate=10000 ]
+	[ "$(cpufreq_bpf tune interactive timer_rate --policy 0)" = timer_rate=0 ]
+	run cpufreq_bpf tune bpf_interactive --policy 2
+	[[ $output == *"timer_rate=10000"*"# us, 1000..10000000"* ]]
+	[[ $output == *"hispeed_freq=0"*"# kHz"* ]]
+	[ "${#lines[@]}" -eq 11 ]
+	# Without --policy: every policy.
+	cpufreq_bpf tune interactive go_hispeed_load=70
+	[ "$(cpufreq_bpf tune interactive go_hispeed_load)" = \
+	  $'policy0: go_hispeed_load=70\npolicy2: go_hispeed_load=70' ]
+	# One bad value: nothing written.
+	run cpufreq_bpf tune interactive go_hispeed_load=80 timer_rate=5
+	[ "$status" -eq 2 ]
+	[[ $output == *"'timer_rate=5': out of range"* ]]
+	run cpufreq_bpf tune interactive go_hispeed_load=80 nosuch=1
+	[ "$status" -eq 2 ]
+	run cpufreq_bpf tune interactive go_hispeed_load=80 "above_hispeed_delay=1 900:2 800:3"
+	[ "$status" -eq 2 ]
+	[ "$(tunable bpf_interactive go_hispeed_load 0)" = 70 ]
+	[ "$(tunable bpf_interactive timer_rate 2)" = 10000 ]
+	run cpufreq_bpf tune interactive timer_rate --policy 64
+	[ "$status" -eq 2 ]
+}
+
+# poked CHECK ARGS...: CHECK after a task ran on CPU 0, so that an idle
+# interactive sees the tunables change (it reads them on scheduler activity).
+poked() {
+	taskset -c 0 true
+	"$@"
+}
+
+@test "tune: a change has a visible effect (interactive boost)" {
+	cpufreq_bpf load interactive --policy 0 --set hispeed_freq=1400000
+	wait_for 20 poked freq_at_most 0 800000
+	cpufreq_bpf tune interactive boost=1 --policy 0
+	wait_for 10 poked freq_at_least 0 1400000
+	cpufreq_bpf tune interactive boost=0 --policy 0
+	wait_for 20 poked freq_at_most 0 800000
+}
+
+@test "upgrade: in place, tunables kept, running without a gap" {
+	cpufreq_bpf load interactive --policy 0 --set timer_rate=10000
+	wait_for 10 test "$(gov_stat bpf_interactive 0 sample_calls)" -gt 0
+	exits=$(wc -l < "$BPF_DEBUGFS/exits")
+	old_map=$(pinned_map_id bpf_interactive)
+	# Watch the policy's governor through the upgrade, with builtins only.
+	govs=$BATS_TEST_TMPDIR/govs
+	( while [ ! -e "$govs.done" ]; do
+		read -r g < "$CPUFREQ/policy0/scaling_governor"
+		echo "$g"
+	  done ) > "$govs" &
+	watcher=$!
+	run cpufreq_bpf upgrade interactive "$BPF_OBJ/interactive.bpf.o"
+	touch "$govs.done"
+	wait "$watcher"
+	[ "$status" -eq 0 ]
+	[[ $output == *"upgraded bpf_interactive in place"*"11 tunables carried over"* ]]
+	[ "$(wc -l < "$govs")" -gt 10 ]
+	[ "$(sort -u "$govs")" = bpf_interactive ]
+	grep -qx 'link_updates 1' "$BPF_DEBUGFS/bpf_interactive/stats"
+	[ "$(wc -l < "$BPF_DEBUGFS/exits")" -eq "$exits" ]
+	# The pin is the new object's map, with the old values.
+	[ "$(pinned_map_id bpf_interactive)" != "$old_map" ]
+	[ "$(tunable bpf_interactive timer_rate 0)" = 10000 ]
+	[ "$(cpufreq_bpf tune interactive timer_rate --policy 0)" = timer_rate=10000 ]
+	# The new implementation runs: its samples keep coming.
+	before=$(gov_stat bpf_interactive 0 sample_calls)
+	start_hog 0
+	wait_for 10 test "$(gov_stat bpf_interactive 0 sample_calls)" -gt "$before"
+	[ "$(ls "$PINS")" = bpf_interactive ]
+}
+
+@test "upgrade: an object of another governor is refused, nothing changes" {
+	cpufreq_bpf load interactive
+	run cpufreq_bpf upgrade interactive "$BPF_OBJ/schedutil.bpf.o"
+	[ "$status" -eq 2 ]
+	[[ $output == *"registers bpf_schedutil, not bpf_interactive"* ]]
+	grep -qx 'link_updates 0' "$BPF_DEBUGFS/bpf_interactive/stats"
+	[ "$(ls "$PINS")" = bpf_interactive ]
+}
+
+@test "status: per policy table, one governor, JSON and watch" {
+	cpufreq_bpf load schedutil --policy 0
+	start_hog 0
+	wait_for 10 test "$(gov_stat bpf_schedutil 0 requests)" -gt 0
+	run cpufreq_bpf status
+	[ "$status" -eq 0 ]
+	[[ ${lines[0]} == "policy "*"governor"*"cur"*"requests"*"path"*"errors" ]]
+	[[ ${lines[1]} == "policy0 "*"bpf_schedutil"* ]]
+	[[ $output == *"bpf_schedutil "*"enabled"*"yes"* ]]
+	run cpufreq_bpf status schedutil --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.policies | length' <<< "$output")" = 1 ]
+	[ "$(jq -r '.policies[0].governor' <<< "$output")" = bpf_schedutil ]
+	[ "$(jq -r '.policies[0].bpf.requests > 0' <<< "$output")" = true ]
+	[ "$(jq -r '.policies[0].bpf.errors' <<< "$output")" = 0 ]
+	if fast_switch_on; then
+		[ "$(jq -r '.policies[0].bpf.fast_switches > 0' <<< "$output")" = true ]
+		[[ $(jq -r '.policies[0].bpf.path' <<< "$output") == @(fast|mixed) ]]
+	fi
+	[ "$(jq -r '.governors[0].state' <<< "$output")" = enabled ]
+	run timeout 2.5 "$LOADER" status --watch
+	[ "$(grep -c '^--- ' <<< "$output")" -ge 2 ]
+}
+
+@test "status: a governor that exited on an error shows retired, with its reason" {
+	cpufreq_bpf load "$BPF_OBJ/test_gov.bpf.o" --policy 2
+	start_hog 2
+	ctl test_gov 0 1 0
+	wait_for 10 governor_gone bpf_test
+	[ "$(governor 2)" = schedutil ]
+	run cpufreq_bpf status --json
+	[ "$(jq -r '.governors[] | select(.name == "bpf_test") | .state' <<< "$output")" = retired ]
+	[ "$(jq -r '.governors[] | select(.name == "bpf_test") | .last_exit' <<< "$output")" = \
+	  "error: test_gov was told to exit" ]
+	# Still pinned: unload is what releases it.
+	cpufreq_bpf unload test_gov
+	nothing_left
+}
+
+@test "bpftool interop: a governor registered by bpftool shows in list and status" {
+	register test_gov >/dev/null
+	run cpufreq_bpf list
+	[[ $output == *"bpf_test "*"registered outside cpufreq-bpf"* ]]
+	set_governor 2 bpf_test
+	run cpufreq_bpf status --json
+	[ "$(jq -r '.policies[] | select(.policy == 2) | .governor' <<< "$output")" = bpf_test ]
+	[ "$(jq -r '.governors[] | select(.name == "bpf_test") | .pinned' <<< "$output")" = false ]
+	run cpufreq_bpf unload bpf_test
+	[ "$status" -eq 3 ]
+	[[ $output == *"not loaded by cpufreq-bpf"* ]]
+	registered bpf_test
+}
+
+@test "a loader killed at any point leaves a whole governor or none" {
+	for delay in 0.2 0.6 1.0 1.5; do
+		"$LOADER" load schedutil >/dev/null 2>&1 &
+		sleep "$delay"
+		kill -KILL $! 2>/dev/null || true
+		wait $! 2>/dev/null || true
+		# The next load clears what the killed one left half-built.
+		cpufreq_bpf load sched >/dev/null
+		if [ -e "$PINS/bpf_schedutil" ]; then
+			[ -e "$PINS/bpf_schedutil/link" ] && [ -e "$PINS/bpf_schedutil/tunables" ]
+			registered bpf_schedutil
+			cpufreq_bpf unload schedutil >/dev/null
+		fi
+		wait_for 5 governor_gone bpf_schedutil
+		[ "$(ls "$PINS")" = bpf_sched ]
+		cpufreq_bpf unload sched >/dev/null
+		nothing_left
+	done
+}
+
+@test "boot: loads what the config file says" {
+	conf=$BATS_TEST_TMPDIR/cpufreq-bpf.conf
+	cat > "$conf" <<-'END'
+	# governors at boot
+	load interactive --policy 2 --set "target_loads=85 1500000:95" --set timer_rate=30000
+	switch performance --policy 0
+	END
+	run cpufreq_bpf boot --config "$conf"
+	[ "$status" -eq 0 ]
+	[ "$(governor 2)" = bpf_interactive ]
+	[ "$(governor 0)" = performance ]
+	[ "$(cpufreq_bpf tune interactive target_loads timer_rate --policy 2)" = \
+	  $'target_loads=85 1500000:95\ntimer_rate=30000' ]
+	echo 'unload interactive' > "$conf"
+	run cpufreq_bpf boot --config "$conf"
+	[ "$status" -eq 2 ]
+	[[ $output == *"conf:1: only load, switch, tune and upgrade"* ]]
+	run cpufreq_bpf boot --config /nonexistent.conf
+	[ "$status" -eq 3 ]
+}
