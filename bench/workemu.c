@@ -2,7 +2,11 @@
 /*
  * workemu: a periodic task on a CPU that slows down with the frequency.
  *
- *   workemu CPU PERIOD_US DUTY_PCT SECONDS POWER_CSV
+ *   workemu CPU PERIOD_US SECONDS POWER_CSV PHASE...
+ *
+ * PHASE is DUTY_PCT or DUTY_PCT:PERIODS (default 1); the phases repeat until
+ * SECONDS are over: "50" is a steady 50% load, "10:25 80:6" alternates 25
+ * light periods with 6 heavy ones.
  *
  * In a VM the vCPU runs at the same speed whatever the virtual frequency, so
  * each period's work (DUTY_PCT of the period at the top frequency) is done in
@@ -26,6 +30,9 @@
 
 #define CHUNK_US 500
 #define MAX_OPPS 32
+#define MAX_PHASES 64
+
+static int phase_duty[MAX_PHASES], phase_periods[MAX_PHASES], nr_phases;
 
 static unsigned long opp_khz[MAX_OPPS], opp_uw[MAX_OPPS];
 static int nr_opps;
@@ -82,24 +89,41 @@ static void load_power(const char *path)
 	fclose(f);
 }
 
+static void parse_phases(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc && nr_phases < MAX_PHASES; i++, nr_phases++) {
+		char *colon = strchr(argv[i], ':');
+
+		phase_duty[nr_phases] = atoi(argv[i]);
+		phase_periods[nr_phases] = colon ? atoi(colon + 1) : 1;
+		if (phase_duty[nr_phases] < 0 || phase_duty[nr_phases] > 100 ||
+		    phase_periods[nr_phases] < 1) {
+			fprintf(stderr, "workemu: bad phase '%s'\n", argv[i]);
+			exit(2);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	long long period, work, end, start, next, t, spin;
-	long periods = 0, misses = 0;
+	long periods = 0, misses = 0, in_phase = 0;
 	double busy = 0, energy = 0;
 	unsigned long cur, max = 0;
 	char path[128];
 	cpu_set_t set;
-	int cpu, fd, i;
+	int cpu, fd, i, phase = 0;
 
-	if (argc != 6) {
-		fprintf(stderr, "usage: workemu CPU PERIOD_US DUTY_PCT SECONDS POWER_CSV\n");
+	if (argc < 6) {
+		fprintf(stderr, "usage: workemu CPU PERIOD_US SECONDS POWER_CSV PHASE...\n");
 		return 2;
 	}
 	cpu = atoi(argv[1]);
 	period = atoll(argv[2]);
-	work = period * atoi(argv[3]) / 100;
-	load_power(argv[5]);
+	load_power(argv[4]);
+	parse_phases(argc - 5, argv + 5);
 	for (i = 0; i < nr_opps; i++)
 		if (opp_khz[i] > max)
 			max = opp_khz[i];
@@ -118,10 +142,16 @@ int main(int argc, char **argv)
 	}
 
 	start = now_us();
-	end = start + atoll(argv[4]) * 1000000LL;
+	end = start + atoll(argv[3]) * 1000000LL;
 	for (next = start; next + period <= end; next += period) {
-		long long left = work;
+		long long left;
 
+		if (in_phase++ == phase_periods[phase]) {
+			phase = (phase + 1) % nr_phases;
+			in_phase = 1;
+		}
+		work = period * phase_duty[phase] / 100;
+		left = work;
 		periods++;
 		while (left > 0) {
 			long long nominal = left < CHUNK_US ? left : CHUNK_US;
