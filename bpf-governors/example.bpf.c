@@ -13,8 +13,10 @@
  * at the current frequency, in percent (100 = busy all the time).
  *
  * It uses only the sample() op: no scheduler hook work, no state but the
- * tunables.  The framework clamps every request to the policy's limits, so
- * scaling_min_freq and scaling_max_freq are respected without any code here.
+ * tunables.  It steps between the driver's table entries within the
+ * policy's limits, and the framework clamps every request to the limits
+ * again, so scaling_min_freq and scaling_max_freq are respected; when they
+ * change, the framework moves the frequency inside them by itself.
  */
 #include <cpufreq_bpf.h>
 
@@ -61,33 +63,44 @@ static u32 policy_load(struct cpufreq_policy *policy)
 	return load_max;
 }
 
-/* The next operating point above @cur, within the limits (cur at the top). */
-static u32 step_up(struct cpufreq_policy *policy, u32 cur)
-{
-	/* The lowest table frequency at or above the target is chosen. */
-	return bpf_cpufreq_resolve_freq(policy, cur + 1);
-}
+/* Markers of the driver's frequency table (include/linux/cpufreq.h). */
+#define CPUFREQ_ENTRY_INVALID	(~0U)
+#define CPUFREQ_TABLE_END	(~1U)
 
-/* The next operating point below @cur, within the limits (cur at the bottom). */
-static u32 step_down(struct cpufreq_policy *policy, u32 cur)
+/*
+ * The operating points next to @cur within the policy's limits: *@up the
+ * lowest above it, *@down the highest below it (@cur itself when there is
+ * none).  The table is read with bpf_probe_read_kernel(): the verifier does
+ * not let a program index a kernel array directly.  It may be in any order.
+ */
+static void neighbours(struct cpufreq_policy *policy, u32 cur, u32 *up, u32 *down)
 {
-	u32 f = bpf_cpufreq_resolve_freq(policy, 0), next, i;
+	struct cpufreq_frequency_table *table, entry;
+	u32 i, f, min = policy->min, max = policy->max;
 
-	/* Walk up from the lowest frequency to the last one below cur. */
+	*up = *down = cur;
+	if (bpf_probe_read_kernel(&table, sizeof(table), &policy->freq_table) || !table)
+		return;
 	for (i = 0; i < MAX_OPPS; i++) {
-		next = bpf_cpufreq_resolve_freq(policy, f + 1);
-		if (next >= cur || next == f)
-			break;
-		f = next;
+		if (bpf_probe_read_kernel(&entry, sizeof(entry), &table[i]))
+			return;
+		f = entry.frequency;
+		if (f == CPUFREQ_TABLE_END)
+			return;
+		if (f == CPUFREQ_ENTRY_INVALID || f < min || f > max)
+			continue;
+		if (f > cur && (*up == cur || f < *up))
+			*up = f;
+		if (f < cur && (*down == cur || f > *down))
+			*down = f;
 	}
-	return f < cur ? f : cur;
 }
 
 SEC("struct_ops/sample")
 void BPF_PROG(step_sample, struct cpufreq_policy *policy)
 {
 	const struct step_tunables *t = policy_slot(&tunables, policy);
-	u32 up, down, load, cur = policy->cur, target = cur;
+	u32 up, down, load, next_up, next_down, cur = policy->cur, target = cur;
 
 	if (!t)
 		return;
@@ -98,10 +111,11 @@ void BPF_PROG(step_sample, struct cpufreq_policy *policy)
 		down = up - 1;
 
 	load = policy_load(policy);
+	neighbours(policy, cur, &next_up, &next_down);
 	if (load > up)
-		target = step_up(policy, cur);
+		target = next_up;
 	else if (load < down)
-		target = step_down(policy, cur);
+		target = next_down;
 	if (target != cur)
 		bpf_cpufreq_request(policy, target);
 }
