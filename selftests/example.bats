@@ -34,9 +34,12 @@ teardown() {
 }
 
 @test "bpf_step climbs one operating point at a time" {
+	# A hog already started and stopped: its start-up (exec, reads over
+	# 9p, idle waits) is over, so its load only grows once released.
+	stopped_hog 0
 	wait_for 20 freq_is 0 400000
 	trace_on power/cpu_frequency
-	start_hog 0
+	kill -CONT "${HOGS##* }"
 	wait_for 20 freq_is 0 2000000
 	trace_off
 	# Every cpu_frequency event of CPU 0 is the next OPP up.
@@ -52,6 +55,7 @@ teardown() {
 	policy_write 0 scaling_max_freq 1200000
 	wait_for 5 freq_is 0 1200000
 	never_above 0 1200000 1
+	policy_write 0 scaling_max_freq 2000000
 	stop_hogs
 	wait_for 20 freq_is 0 400000
 	policy_write 0 scaling_min_freq 1600000
@@ -59,16 +63,22 @@ teardown() {
 	never_below 0 1600000 1
 }
 
-@test "bpf_step: up_threshold is read from the tunables map" {
+@test "bpf_step: down_threshold is read from the tunables map" {
+	local hog
 	# In the VM a task's run time does not shrink with the frequency, so a
 	# 50% load is a 50% load at every OPP: between the default thresholds
-	# (30, 80) it stays at the minimum; above up_threshold=40 it climbs.
-	wait_for 20 freq_is 0 400000
-	bursty_load 0 30 8 8 &
-	HOGS="${HOGS:-} $!"
-	never_above 0 400000 2
-	set_tunables example step_tunables 0 up_threshold=40
+	# (30, 80) it stays where it is, here at the top; below a
+	# down_threshold of 60 it steps down to the minimum.
+	start_hog 0
+	hog=${HOGS##* }
 	wait_for 20 freq_is 0 2000000
+	bursty_load 0 60 8 8 &
+	HOGS="$HOGS $!"
+	sleep 1		# the load's start-up is over
+	kill "$hog"
+	never_below 0 2000000 2
+	set_tunables example step_tunables 0 down_threshold=60
+	wait_for 20 freq_is 0 400000
 }
 
 @test "bpf_step survives garbage tunables" {
