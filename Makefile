@@ -141,6 +141,24 @@ $(BUILD)/selftests/%: selftests/tools/%.c $(LIBBPF_A)
 check: all
 	selftests/run-all
 
+# Benchmarks: the helpers bench/guest runs in the VM, then bench/run.
+BENCH_TOOLS := $(BUILD)/bench-tools/workemu $(BUILD)/bench-tools/pingpong \
+	$(BUILD)/bench-tools/hotpath.bpf.o $(BUILD)/bench-tools/nullgov.bpf.o \
+	$(BUILD)/bench-tools/schedutil_612.bpf.o
+
+$(BUILD)/bench-tools/%: bench/%.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -Werror $< -o $@
+
+$(BUILD)/bench-tools/%.bpf.o: bench/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/bench-tools/schedutil_612.bpf.o: bpf-governors/schedutil.bpf.c
+
+bench: all $(BENCH_TOOLS)
+	bench/run
+
 demo: all
 	selftests/demo
 

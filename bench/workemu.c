@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * workemu: a periodic task on a CPU that slows down with the frequency.
+ *
+ *   workemu CPU PERIOD_US SECONDS POWER_CSV PHASE...
+ *
+ * PHASE is DUTY_PCT or DUTY_PCT:PERIODS (default 1); the phases repeat until
+ * SECONDS are over: "50" is a steady 50% load, "10:25 80:6" alternates 25
+ * light periods with 6 heavy ones.
+ *
+ * In a VM the vCPU runs at the same speed whatever the virtual frequency, so
+ * each period's work (DUTY_PCT of the period at the top frequency) is done in
+ * chunks of CHUNK_US nominal time, and a chunk spins CHUNK_US * max / cur
+ * wall-clock microseconds, cur read from the policy's scaling_cur_freq before
+ * each chunk.  Energy of the work is the driver's power at cur times the
+ * spin time (POWER_CSV: "khz,uw" lines of the energy model).  A job whose
+ * work ends after the next period's start is a deadline miss.  Jobs are
+ * released every period; the run ends at SECONDS, with the jobs released
+ * by then.
+ *
+ * Prints one line: periods misses busy_us energy_uj
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#define CHUNK_US 500
+#define MAX_OPPS 32
+#define MAX_PHASES 64
+
+static int phase_duty[MAX_PHASES], phase_periods[MAX_PHASES], nr_phases;
+
+static unsigned long opp_khz[MAX_OPPS], opp_uw[MAX_OPPS];
+static int nr_opps;
+
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static void sleep_until_us(long long t)
+{
+	struct timespec ts = { .tv_sec = t / 1000000, .tv_nsec = (t % 1000000) * 1000 };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
+		;
+}
+
+static unsigned long read_khz(int fd)
+{
+	char buf[32];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return strtoul(buf, NULL, 10);
+}
+
+/* The power of the lowest OPP at or above @khz: the table is ascending. */
+static unsigned long power_uw(unsigned long khz)
+{
+	int i;
+
+	for (i = 0; i < nr_opps; i++)
+		if (opp_khz[i] >= khz)
+			return opp_uw[i];
+	return nr_opps ? opp_uw[nr_opps - 1] : 0;
+}
+
+static void load_power(const char *path)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	while (nr_opps < MAX_OPPS &&
+	       fscanf(f, "%lu,%lu", &opp_khz[nr_opps], &opp_uw[nr_opps]) == 2)
+		nr_opps++;
+	fclose(f);
+}
+
+static void parse_phases(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc && nr_phases < MAX_PHASES; i++, nr_phases++) {
+		char *colon = strchr(argv[i], ':');
+
+		phase_duty[nr_phases] = atoi(argv[i]);
+		phase_periods[nr_phases] = colon ? atoi(colon + 1) : 1;
+		if (phase_duty[nr_phases] < 0 || phase_duty[nr_phases] > 100 ||
+		    phase_periods[nr_phases] < 1) {
+			fprintf(stderr, "workemu: bad phase '%s'\n", argv[i]);
+			exit(2);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	long long period, work, end, start, next, t, spin;
+	long periods = 0, misses = 0, in_phase = 0;
+	double busy = 0, energy = 0;
+	unsigned long cur, max = 0;
+	char path[128];
+	cpu_set_t set;
+	int cpu, fd, i, phase = 0;
+
+	if (argc < 6) {
+		fprintf(stderr, "usage: workemu CPU PERIOD_US SECONDS POWER_CSV PHASE...\n");
+		return 2;
+	}
+	cpu = atoi(argv[1]);
+	period = atoll(argv[2]);
+	load_power(argv[4]);
+	parse_phases(argc - 5, argv + 5);
+	for (i = 0; i < nr_opps; i++)
+		if (opp_khz[i] > max)
+			max = opp_khz[i];
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("sched_setaffinity");
+		return 1;
+	}
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", cpu);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || !max) {
+		perror(path);
+		return 1;
+	}
+
+	start = now_us();
+	end = start + atoll(argv[3]) * 1000000LL;
+	for (next = start; next + period <= end && now_us() < end; next += period) {
+		long long left;
+
+		if (in_phase++ == phase_periods[phase]) {
+			phase = (phase + 1) % nr_phases;
+			in_phase = 1;
+		}
+		work = period * phase_duty[phase] / 100;
+		left = work;
+		periods++;
+		while (left > 0) {
+			long long nominal = left < CHUNK_US ? left : CHUNK_US;
+
+			cur = read_khz(fd) ?: max;
+			spin = nominal * max / cur;
+			t = now_us();
+			while (now_us() - t < spin)
+				;
+			busy += spin;
+			energy += (double)power_uw(cur) * spin / 1e6;
+			left -= nominal;
+		}
+		/*
+		 * As rt-app's timer: a late job is a miss, and the next one
+		 * starts at once (its release time has passed), so a governor
+		 * that is too slow sees a busier CPU and can catch up.
+		 */
+		if (now_us() > next + period)
+			misses++;
+		sleep_until_us(next + period);
+	}
+	printf("%ld %ld %.0f %.1f\n", periods, misses, busy, energy);
+	return 0;
+}
