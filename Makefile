@@ -143,8 +143,7 @@ check: all
 
 # Benchmarks: the helpers bench/guest runs in the VM, then bench/run.
 BENCH_TOOLS := $(BUILD)/bench-tools/workemu $(BUILD)/bench-tools/pingpong \
-	$(BUILD)/bench-tools/hotpath.bpf.o $(BUILD)/bench-tools/nullgov.bpf.o \
-	$(BUILD)/bench-tools/schedutil_612.bpf.o
+	$(BUILD)/bench-tools/hotpath.bpf.o $(BUILD)/bench-tools/nullgov.bpf.o
 
 $(BUILD)/bench-tools/%: bench/%.c
 	@mkdir -p $(@D)

@@ -136,8 +136,7 @@ static u32 get_next_freq(struct cpufreq_policy *policy, struct bsg_policy *sg_po
 static unsigned long sugov_effective_cpu_perf(unsigned long actual, unsigned long min,
 					      unsigned long max)
 {
-	/* DVFS headroom: map_util_perf(). */
-	actual += actual >> 2;
+	actual = map_util_perf(actual);
 	if (actual < max)
 		max = actual;
 	/* Never below what DL, irq and uclamp.min need. */

@@ -63,12 +63,18 @@ static __always_inline bool policy_has_cpu(const struct cpufreq_policy *policy, 
 	for ((cpu) = 0; (cpu) < CPUFREQ_BPF_MAX_CPUS; (cpu)++)		\
 		if (policy_has_cpu(policy, cpu))
 
-/* The top frequency a utilization maps to: schedutil's 25% headroom. */
+/* Utilization plus the 25% DVFS headroom: 6.12's map_util_perf(). */
+static __always_inline unsigned long map_util_perf(unsigned long util)
+{
+	return util + (util >> 2);
+}
+
+/* The frequency @util of @cap asks for at @freq: 6.12's map_util_freq(). */
 static __always_inline unsigned long map_util_freq(unsigned long util,
 						   unsigned long freq,
 						   unsigned long cap)
 {
-	return (freq + (freq >> 2)) * util / cap;
+	return freq * util / cap;
 }
 
 /*

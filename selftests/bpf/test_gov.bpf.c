@@ -187,7 +187,7 @@ void BPF_PROG(test_update, struct cpufreq_policy *policy, s32 cpu, u64 time, u32
 
 	util = policy_util(policy);
 	cap = bpf_cpufreq_cpu_capacity(cpu) ?: SCHED_CAPACITY_SCALE;
-	request(policy, map_util_freq(util, policy->cpuinfo.max_freq, cap));
+	request(policy, map_util_freq(map_util_perf(util), policy->cpuinfo.max_freq, cap));
 }
 
 SEC("struct_ops/sample")
