@@ -28,7 +28,7 @@ BPF_SRCS := $(wildcard bpf-governors/*.bpf.c) $(wildcard selftests/bpf/*.bpf.c)
 BPF_OBJS := $(patsubst %.bpf.c,$(BUILD)/bpf/%.bpf.o,$(notdir $(BPF_SRCS)))
 BPF_HDRS := $(wildcard include/*.h)
 
-SELFTEST_TOOLS := $(BUILD)/selftests/link_update
+SELFTEST_TOOLS := $(BUILD)/selftests/link_update $(BUILD)/selftests/churn
 USER_CFLAGS := -O2 -g -Wall -Wextra -Werror -I$(LIBBPF_DIR)/include
 USER_LDLIBS := $(LIBBPF_A) -lelf -lz
 

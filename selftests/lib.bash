@@ -7,13 +7,14 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TOOLS=/tmp/cpufreq-bpf
 if [ ! -e "$TOOLS/.copied" ]; then
 	mkdir -p "$TOOLS/bpf"
-	cp "$ROOT/build/tools/bpftool/bpftool" "$ROOT/build/selftests/link_update" "$TOOLS/"
+	cp "$ROOT/build/tools/bpftool/bpftool" "$ROOT"/build/selftests/* "$TOOLS/"
 	cp "$ROOT"/build/bpf/*.bpf.o "$TOOLS/bpf/"
 	touch "$TOOLS/.copied"
 fi
 BPFTOOL=$TOOLS/bpftool
 BPF_OBJ=$TOOLS/bpf
 LINK_UPDATE=$TOOLS/link_update
+CHURN=$TOOLS/churn
 CPUFREQ=/sys/devices/system/cpu/cpufreq
 TRACING=/sys/kernel/tracing
 BPF_DEBUGFS=/sys/kernel/debug/cpufreq_bpf

@@ -13,15 +13,11 @@ teardown() {
 @test "200 register, switch and unregister cycles under load" {
 	start_hog 0
 	start_hog 2
-	for i in $(seq 200); do
-		register test_gov >/dev/null
-		set_governor 0 bpf_test
-		set_governor 2 bpf_test
-		[ $((i % 2)) -eq 0 ] && set_governor 2 performance
-		unregister test_gov_ops
-		wait_for 10 governor_gone bpf_test
-		[ "$(governor 0)" = schedutil ]
-	done
+	# Both policies on it each cycle, policy2 switched away first every
+	# other cycle; each back on its previous governor after every removal.
+	"$CHURN" "$BPF_OBJ/test_gov.bpf.o" bpf_test 200 0 2
+	[ "$(governor 0)" = schedutil ]
+	governor_gone bpf_test
 }
 
 @test "limit changes and hotplug while a BPF governor runs" {
