@@ -4,6 +4,7 @@
 load lib
 
 setup() {
+	off_policy0
 	reset_policies
 }
 

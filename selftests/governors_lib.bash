@@ -125,10 +125,6 @@ ramp_delay_us() {
 		hit { printf "%d\n", (ts() - t0) * 1000000; exit }' "$TRACING/trace"
 }
 
-# off_policy0: keeps the calling shell and its children on CPUs 2-3, so that
-# the suite's own activity does not load policy0, which the tests measure.
-off_policy0() { taskset -pc 2,3 "$BASHPID" >/dev/null; }
-
 # never_above POLICY KHZ SECONDS / never_below: cur_freq stays on one side
 # of KHZ, checked every 50 ms.
 never_above() {

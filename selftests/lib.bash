@@ -23,6 +23,9 @@ policy_read() { cat "$CPUFREQ/policy$1/$2"; }
 policy_write() { echo "$3" > "$CPUFREQ/policy$1/$2"; }
 cur_freq() { policy_read "$1" scaling_cur_freq; }
 governor() { policy_read "$1" scaling_governor; }
+# off_policy0: keeps the calling shell and its children on CPUs 2-3, so that
+# the suite's own activity does not load policy0, which the tests measure.
+off_policy0() { taskset -pc 2,3 "$BASHPID" >/dev/null; }
 set_governor() { policy_write "$1" scaling_governor "$2"; }
 total_trans() { cat "$CPUFREQ/policy$1/stats/total_trans"; }
 
