@@ -159,22 +159,34 @@ survives_garbage() {
 	[ "$first" = 1200000 ]
 }
 
+# time_at_top CPU_LOAD_ARGS...: runs bursty_load on CPU 0 and prints the
+# percentage of its last 1.5 s that policy0 spent at 2 GHz.
+time_at_top() {
+	local dir=$BATS_TEST_TMPDIR
+	bursty_load 0 "$@" &
+	HOGS+=" $!"
+	sleep 1
+	residency 0 > "$dir/top.before"
+	sleep 1.5
+	residency 0 > "$dir/top.after"
+	wait
+	residency_delta "$dir/top.before" "$dir/top.after" |
+		awk '{ t += $2 } $1 == 2000000 { top = $2 } END { printf "%d\n", t ? 100 * top / t : 0 }'
+}
+
 @test "bpf_interactive: go_hispeed_load=50 jumps to hispeed on a 60% load" {
+	local low high
 	gov_load interactive
 	set_governor 0 bpf_interactive
-	bursty_load 0 3 12 8 &
-	HOGS+=" $!"
-	sleep 1.5
-	low=$(cur_freq 0)
-	wait
+	low=$(time_at_top 3 12 8)
 	set_tunables interactive interactive_tunables 0 go_hispeed_load=50
-	bursty_load 0 3 12 8 &
-	HOGS+=" $!"
-	sleep 1.5
-	high=$(cur_freq 0)
-	echo "# 60% load: at $low with the default go_hispeed_load, $high with 50" >&3
-	[ "$low" -lt 2000000 ]
-	[ "$high" -eq 2000000 ]
+	high=$(time_at_top 3 12 8)
+	echo "# 60% load at 2 GHz: $low% of the time with the default go_hispeed_load, $high% with 50" >&3
+	# One window that looks busier than 99% under emulation holds 2 GHz
+	# for min_sample_time, so the default is not never there; but at 50
+	# every window jumps.
+	[ "$low" -lt 50 ]
+	[ "$high" -ge 80 ]
 }
 
 @test "bpf_interactive: a hog on an idle CPU gets hispeed_freq within 2 ticks" {
