@@ -206,7 +206,7 @@ time_at_top() {
 		# From the hog's first run on CPU 0: the time the test takes to
 		# wake it is the emulator's, not the governor's.
 		d=$(ramp_delay_us "$hog" 0 2000000 switch)
-		[ -n "$d" ]
+		[ -n "$d" ] || { grep -E "next_pid=$hog |cpu_frequency:.*cpu_id=0 " "$TRACING/trace" | head -5; false; }
 		delays+=("$d")
 		decisions+=("$(ramp_delay_us "$hog" 0 2000000 request)")
 		stop_hogs

@@ -113,15 +113,20 @@ bursty_load() {
 # ramp_delay_us PID CPU FREQ EVENT: microseconds from the task PID first
 # switched in on CPU (sched_switch) to the first EVENT of that CPU at FREQ
 # or above: "switch" for power:cpu_frequency, "request" for the governor's
-# cpufreq_bpf_request.  Empty when either is missing from the trace.
+# cpufreq_bpf_request.  0 when the CPU got there between the start of the
+# trace and that first run (the wake-up itself raised it); empty when
+# either is missing from the trace.
 ramp_delay_us() {
 	awk -v pid="next_pid=$1" -v cpu="$2" -v f="$3" -v ev="$4" '
 		function ts() { match($0, /[0-9]+\.[0-9]+:/); return substr($0, RSTART, RLENGTH - 1) }
 		function field(name) { match($0, name "=[0-9]+"); return substr($0, RSTART + length(name) + 1, RLENGTH - length(name) - 1) }
-		t0 == "" && /sched_switch:/ && index($0, pid " ") && index($0, sprintf("[%03d]", cpu)) { t0 = ts(); next }
-		t0 == "" { next }
-		ev == "switch" && /cpu_frequency:/ && field("cpu_id") + 0 == cpu + 0 && field("state") + 0 >= f + 0 { hit = 1 }
-		ev == "request" && /cpufreq_bpf_request:/ && field("cpu") + 0 == cpu + 0 && field("resolved") + 0 >= f + 0 { hit = 1 }
+		t0 == "" && /sched_switch:/ && index($0, pid " ") && index($0, sprintf("[%03d]", cpu)) {
+			if (early) { print 0; exit }
+			t0 = ts(); next
+		}
+		ev == "switch" && /cpu_frequency:/ && field("cpu_id") + 0 == cpu + 0 { hit = field("state") + 0 >= f + 0 }
+		ev == "request" && /cpufreq_bpf_request:/ && field("cpu") + 0 == cpu + 0 { hit = field("resolved") + 0 >= f + 0 }
+		t0 == "" { early = hit; next }
 		hit { printf "%d\n", (ts() - t0) * 1000000; exit }' "$TRACING/trace"
 }
 
