@@ -112,19 +112,10 @@ static bool sugov_update_next_freq(struct bsg_policy *sg_policy, u64 time,
 	return true;
 }
 
-/* The frequency utilization is scaled against. */
-static u32 get_capacity_ref_freq(struct cpufreq_policy *policy)
-{
-	if (bpf_cpufreq_freq_invariant())
-		return policy->cpuinfo.max_freq;
-	/* 25% over the current frequency: go up before the CPU is full. */
-	return policy->cur + (policy->cur >> 2);
-}
-
 static u32 get_next_freq(struct cpufreq_policy *policy, struct bsg_policy *sg_policy,
 			 unsigned long util, unsigned long max)
 {
-	u32 freq = map_util_freq(util, get_capacity_ref_freq(policy), max ?: 1);
+	u32 freq = map_util_freq(util, capacity_ref_freq(policy), max ?: 1);
 
 	if (freq == sg_policy->cached_raw_freq && !sg_policy->need_freq_update)
 		return sg_policy->next_freq;

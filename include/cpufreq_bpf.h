@@ -78,6 +78,18 @@ static __always_inline unsigned long map_util_freq(unsigned long util,
 }
 
 /*
+ * The frequency utilization is scaled against: the top one when utilization
+ * is frequency invariant; else 25% over the current one, to go up before
+ * the CPU is full.
+ */
+static __always_inline u32 capacity_ref_freq(const struct cpufreq_policy *policy)
+{
+	if (bpf_cpufreq_freq_invariant())
+		return policy->cpuinfo.max_freq;
+	return policy->cur + (policy->cur >> 2);
+}
+
+/*
  * A policy's stable id: its first CPU, online or not.  Per-policy map slots,
  * tunables included, are keyed by it; it is N in /sys/.../cpufreq/policyN.
  */

@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_classaware: one governor for realtime, deadline, interactive and
+ * background work, each served from what the scheduler knows of it now
+ * rather than from load history.
+ *
+ * Every CPU of the policy states a demand, and the policy runs at the
+ * highest one:
+ *
+ *  - realtime: an RT task runnable on the CPU asks for the top frequency at
+ *    once.  When the driver cannot switch from the scheduler's context the
+ *    kthread would come too late for each wake-up, so the policy stays at
+ *    the top while it has RT tasks at all: while their utilization has not
+ *    decayed below rt_presence_util.
+ *  - deadline: a floor at the lowest frequency whose capacity covers the
+ *    DL bandwidth reserved on the CPU plus dl_margin_pct.  It comes from
+ *    the reservations (runtime/period) of the DL tasks the CPU holds,
+ *    running or sleeping, so it is in place before a job is released and
+ *    does not drop between jobs; it is raised without waiting for the rate
+ *    limit.
+ *  - CFS: schedutil's mapping of the effective utilization, with two
+ *    refinements from the task that runs.  A CPU leaving idle for a
+ *    latency-sensitive task (a uclamp.min set on the task or its group)
+ *    jumps to hispeed_freq for boost_hold_us, as interactive does on a
+ *    burst; a CPU running only background work (uclamp.max capping its
+ *    runqueue, or a task niced to background_nice or SCHED_IDLE) climbs one
+ *    operating point per background_step_us instead of jumping.
+ *  - a CFS bandwidth quota of the running task's group caps its CFS level
+ *    at the group's share of the CPU: a group allowed 30% of a CPU is
+ *    served at 30% of its capacity plus schedutil's headroom.
+ *
+ * The runqueue and its running task are read through BTF (runqueues is a
+ * per-CPU kernel variable), so the governor sees the DL reservations,
+ * uclamp, nice and the task group without kfuncs of its own; what it reads
+ * of other CPUs is a hint, read without their runqueue lock.
+ *
+ * A policy above its minimum is re-evaluated every RECHECK_US from its
+ * sample timer: an idle CPU calls no update(), and the RT hold, a jump's
+ * end and a finished DL task must still bring its frequency down.
+ */
+#include <gov_common.h>
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Tunables, per policy. */
+struct classaware_tunables {
+	/* Minimum time between two changes that CFS alone asks for. */
+	u32 rate_limit_us __tunable_range(1, 10000000) __tunable_unit("us");
+	/* Where a latency-sensitive task leaving idle jumps; 0 is the max. */
+	u32 hispeed_freq __tunable_range(1, 10000000) __tunable_unit("kHz");
+	/* How long that jump holds before utilization decides again. */
+	u32 boost_hold_us __tunable_range(1, 10000000) __tunable_unit("us");
+	/* Margin of the DL floor over the reserved bandwidth. */
+	u32 dl_margin_pct __tunable_range(1, 100) __tunable_unit("%");
+	/* Deferred path: RT utilization under which the RT tasks are gone. */
+	u32 rt_presence_util __tunable_range(1, 1024);
+	/* Nice level from which a task is background work. */
+	u32 background_nice __tunable_range(1, 19);
+	/* Background work climbs one operating point per this time. */
+	u32 background_step_us __tunable_range(1000, 10000000) __tunable_unit("us");
+};
+
+#define DEFAULT_BOOST_HOLD_US		40000
+#define DEFAULT_DL_MARGIN_PCT		10
+#define DEFAULT_RT_PRESENCE_UTIL	16
+#define DEFAULT_BACKGROUND_NICE		10
+#define DEFAULT_BACKGROUND_STEP_US	20000
+#define TIME_MAX_US			10000000U	/* bounds of the time tunables */
+#define RECHECK_US			(5 * TICK_USEC)
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CPUFREQ_BPF_MAX_CPUS);
+	__type(key, u32);
+	__type(value, struct classaware_tunables);
+} tunables SEC(".maps");
+
+/* Per-policy state. */
+struct ca_policy {
+	GOV_EXCL;
+	u64 last_update;	/* ns: last change CFS alone asked for */
+	u64 last_step;		/* ns: last background step up */
+	u32 bg_level;		/* kHz: where background work has climbed to */
+	u32 next_freq;
+	u32 limits_changed;
+	u32 recheck_armed;	/* the sample timer will re-evaluate */
+	u32 rerun;		/* an update came while another CPU evaluated */
+};
+
+/* Per-CPU state. */
+struct ca_cpu {
+	u64 idle_calls;		/* nohz idle entries at the last look */
+	u64 boost_until;	/* ns: end of a latency-sensitive jump */
+	u64 dl_bw;		/* DL reservations at the last look */
+	u64 greedier_since;	/* ns: the running task has asked for more */
+	u32 quota_util;		/* CFS cap of the running group, 0 for none */
+	u32 background;		/* only background work runs */
+	u32 idle;		/* idle at the last look */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CPUFREQ_BPF_MAX_CPUS);
+	__type(key, u32);
+	__type(value, struct ca_policy);
+} ca_policies SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CPUFREQ_BPF_MAX_CPUS);
+	__type(key, u32);
+	__type(value, struct ca_cpu);
+} ca_cpus SEC(".maps");
+
+/* What one CPU asks of its policy. */
+struct cpu_demand {
+	u32 freq;		/* kHz: DL floor and CFS level, the higher */
+	bool top;		/* RT: the top frequency, now */
+	bool boost;		/* a latency-sensitive task: hispeed_freq, now */
+	bool background;	/* @freq is background work's: step towards it */
+	bool urgent;		/* DL bandwidth grew: no rate limit */
+};
+
+extern struct rq runqueues __ksym;
+
+#define SCHED_IDLE		5
+#define MAX_RT_PRIO		100
+#define NICE_0_PRIO		(MAX_RT_PRIO + 20)
+/* Bandwidths (DL, hierarchical_quota) are a CPU's share in 1 << BW_SHIFT. */
+#define BW_SHIFT		20
+
+/* --- realtime ------------------------------------------------------------ */
+
+static bool rt_wants_top(const struct classaware_tunables *t,
+			 struct cpufreq_policy *policy, s32 cpu)
+{
+	if (bpf_cpufreq_cpu_rt_runnable(cpu))
+		return true;
+	if (policy->fast_switch_enabled)
+		return false;
+	return bpf_cpufreq_cpu_util_rt(cpu) >=
+	       tunable_or(t->rt_presence_util, 1, SCHED_CAPACITY_SCALE,
+			  DEFAULT_RT_PRESENCE_UTIL);
+}
+
+/* --- deadline ------------------------------------------------------------ */
+
+/* The DL bandwidth reserved on the CPU plus its margin, in capacity units. */
+static unsigned long dl_floor_util(const struct classaware_tunables *t, u64 dl_bw,
+				   unsigned long cap)
+{
+	u32 margin = tunable_or(t->dl_margin_pct, 1, 100, DEFAULT_DL_MARGIN_PCT);
+
+	return ((dl_bw * cap) >> BW_SHIFT) * (100 + margin) / 100;
+}
+
+/* --- CFS ----------------------------------------------------------------- */
+
+/* The running task, or NULL for the idle task. */
+static struct task_struct *rq_curr(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+
+	return curr && curr->pid ? curr : NULL;
+}
+
+/* A latency-sensitive task is runnable: uclamp.min of the task or group. */
+static bool latency_sensitive(struct rq *rq)
+{
+	return rq->uclamp[UCLAMP_MIN].value > 0 && rq->nr_running;
+}
+
+/*
+ * Only background work runs: every runnable task capped by uclamp.max (the
+ * runqueue's clamp is the highest of theirs), or a running task niced to
+ * background_nice or SCHED_IDLE.
+ */
+static bool background_only(const struct classaware_tunables *t, struct rq *rq,
+			    struct task_struct *curr)
+{
+	u32 nice = tunable_or(t->background_nice, 1, 19, DEFAULT_BACKGROUND_NICE);
+
+	if (rq->uclamp[UCLAMP_MAX].value < SCHED_CAPACITY_SCALE)
+		return true;
+	return curr && (curr->policy == SCHED_IDLE ||
+			curr->static_prio >= NICE_0_PRIO + nice);
+}
+
+/* The CFS level the running task's bandwidth quota allows; 0: no quota. */
+static u32 quota_cap_util(struct task_struct *curr, unsigned long cap)
+{
+	struct task_group *tg;
+	s64 share;
+
+	if (!curr || curr->prio < MAX_RT_PRIO)
+		return 0;
+	tg = curr->sched_task_group;
+	if (!tg)
+		return 0;
+	share = tg->cfs_bandwidth.hierarchical_quota;
+	if (share < 0 || share >= (1LL << BW_SHIFT))
+		return 0;
+	return map_util_perf((cap * share) >> BW_SHIFT) ?: 1;
+}
+
+/* Quota cap @quota allows no more than @adopted; 0 is no cap. */
+static bool cap_no_higher(u32 quota, u32 adopted)
+{
+	if (!quota)
+		return !adopted;
+	return !adopted || quota <= adopted;
+}
+
+/*
+ * What the CPU's CFS work is, from the task that runs: background or not,
+ * and its quota cap.  The gentler answer is taken at once; one that asks for
+ * more must hold for a tick, so that a kworker running for a moment next to
+ * a background or capped hog does not lift the hog's frequency.  The idle
+ * task leaves the answer as it was.
+ */
+static void cfs_character(const struct classaware_tunables *t, struct ca_cpu *ca_cpu,
+			  struct rq *rq, unsigned long cap, u64 time)
+{
+	struct task_struct *curr = rq_curr(rq);
+	bool background = background_only(t, rq, curr);
+	u32 quota = quota_cap_util(curr, cap);
+
+	if (!curr && !background)
+		return;
+	if ((background || !ca_cpu->background) && cap_no_higher(quota, ca_cpu->quota_util)) {
+		ca_cpu->greedier_since = 0;
+	} else if (!ca_cpu->greedier_since) {
+		ca_cpu->greedier_since = time;
+		return;
+	} else if (time - ca_cpu->greedier_since < TICK_NSEC) {
+		return;
+	}
+	ca_cpu->greedier_since = 0;
+	ca_cpu->background = background;
+	ca_cpu->quota_util = quota;
+}
+
+/* schedutil's performance level: utilization plus headroom, uclamp-bound. */
+static unsigned long cfs_perf(s32 cpu)
+{
+	unsigned long min = 0, max = 0;
+	unsigned long util = map_util_perf(bpf_cpufreq_cpu_util_effective(cpu, &min, &max));
+
+	if (util > max)
+		util = max;
+	return util > min ? util : min;
+}
+
+/* The CPU runs a task and was idle at, or since, its last look. */
+static bool left_idle(struct ca_cpu *ca_cpu, struct rq *rq, s32 cpu)
+{
+	u64 idle_calls = bpf_cpufreq_cpu_nohz_idle_calls(cpu);
+	bool idle = !rq->nr_running;
+	bool ret = !idle && (ca_cpu->idle || idle_calls != ca_cpu->idle_calls);
+
+	ca_cpu->idle_calls = idle_calls;
+	ca_cpu->idle = idle;
+	return ret;
+}
+
+/* --- one CPU, then the policy -------------------------------------------- */
+
+/*
+ * A global function: the verifier checks it once, not once per CPU of the
+ * policy loop.  Returns 0.
+ */
+__noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
+			  struct cpufreq_policy *policy __arg_trusted,
+			  s32 cpu, u64 time, struct cpu_demand *d __arg_nonnull)
+{
+	struct ca_cpu *ca_cpu = cpu_slot(&ca_cpus, cpu);
+	struct rq *rq = bpf_per_cpu_ptr(&runqueues, cpu);
+	unsigned long cap = bpf_cpufreq_cpu_capacity(cpu) ?: SCHED_CAPACITY_SCALE;
+	unsigned long util, floor;
+	u64 dl_bw;
+
+	__builtin_memset(d, 0, sizeof(*d));
+	if (!ca_cpu || !rq)
+		return 0;
+	if (rt_wants_top(t, policy, cpu)) {
+		d->top = true;
+		return 0;
+	}
+
+	dl_bw = rq->dl.this_bw;
+	d->urgent = dl_bw > ca_cpu->dl_bw;
+	ca_cpu->dl_bw = dl_bw;
+
+	if (left_idle(ca_cpu, rq, cpu) && latency_sensitive(rq))
+		ca_cpu->boost_until = time + (u64)tunable_or(t->boost_hold_us, 1, TIME_MAX_US,
+							     DEFAULT_BOOST_HOLD_US) * NSEC_PER_USEC;
+	d->boost = (s64)(ca_cpu->boost_until - time) > 0;
+
+	cfs_character(t, ca_cpu, rq, cap, time);
+	util = cfs_perf(cpu);
+	if (ca_cpu->quota_util && util > ca_cpu->quota_util)
+		util = ca_cpu->quota_util;
+	floor = dl_floor_util(t, dl_bw, cap);
+	if (util > floor)
+		d->background = ca_cpu->background;
+	else
+		util = floor;
+	d->freq = map_util_freq(util, capacity_ref_freq(policy), cap);
+	return 0;
+}
+
+/*
+ * Background work climbs towards @want one operating point per step, from
+ * where it climbed to before, not from the current frequency: foreground
+ * work that raised the policy for a moment does not lift it.
+ */
+static u32 background_step(const struct classaware_tunables *t, struct cpufreq_policy *policy,
+			   struct ca_policy *ca, u64 time, u32 want)
+{
+	u64 step = (u64)tunable_or(t->background_step_us, 1000, TIME_MAX_US,
+				   DEFAULT_BACKGROUND_STEP_US) * NSEC_PER_USEC;
+	u32 level = ca->bg_level ?: policy->min;
+
+	if (want <= level) {
+		ca->bg_level = want;
+		return want;
+	}
+	if ((s64)(time - ca->last_step) >= (s64)step) {
+		level = bpf_cpufreq_resolve_freq(policy, level + 1);
+		ca->last_step = time;
+	}
+	ca->bg_level = level;
+	return level < want ? level : want;
+}
+
+static u64 rate_limit_ns(const struct classaware_tunables *t, struct cpufreq_policy *policy)
+{
+	return (u64)tunable_or(t->rate_limit_us, 1, TIME_MAX_US,
+			       bpf_cpufreq_transition_delay_us(policy)) * NSEC_PER_USEC;
+}
+
+static u32 hispeed_freq(const struct classaware_tunables *t, struct cpufreq_policy *policy)
+{
+	return tunable_or(t->hispeed_freq, policy->cpuinfo.min_freq,
+			  policy->cpuinfo.max_freq, policy->cpuinfo.max_freq);
+}
+
+/* The policy's frequency: the highest demand of its CPUs. */
+static void classaware_eval(struct cpufreq_policy *policy, struct ca_policy *ca, u64 time)
+{
+	struct classaware_tunables *t = policy_slot(&tunables, policy);
+	u32 fg = 0, bg = 0, next, cpu;
+	bool urgent = ca->limits_changed, boost = false;
+	struct cpu_demand d;
+
+	if (!t)
+		return;
+	for_each_policy_cpu(cpu, policy) {
+		cpu_demand(t, policy, cpu, time, &d);
+		if (d.top) {
+			next = policy->cpuinfo.max_freq;
+			urgent = true;
+			goto request;
+		}
+		urgent |= d.urgent || (d.boost && policy->cur < hispeed_freq(t, policy));
+		boost |= d.boost;
+		if (d.background)
+			bg = d.freq > bg ? d.freq : bg;
+		else
+			fg = d.freq > fg ? d.freq : fg;
+	}
+	next = fg;
+	if (boost && next < hispeed_freq(t, policy))
+		next = hispeed_freq(t, policy);
+	if (bg > next) {
+		bg = background_step(t, policy, ca, time, bg);
+		next = bg > next ? bg : next;
+	} else if (!bg) {
+		ca->bg_level = 0;
+	}
+	next = bpf_cpufreq_resolve_freq(policy, next);
+request:
+	if (!urgent && (s64)(time - ca->last_update) < (s64)rate_limit_ns(t, policy))
+		return;
+	ca->last_update = time;
+	/* After a limits change, the same frequency may need resending. */
+	if (next == ca->next_freq && !ca->limits_changed)
+		return;
+	ca->limits_changed = 0;
+	ca->next_freq = next;
+	bpf_cpufreq_request(policy, next);
+}
+
+/*
+ * Whether this CPU evaluates the policy now.  One that finds another CPU
+ * evaluating leaves it a rerun: the other may have read this CPU's signals
+ * before the change that brought it here, an RT wake-up say.
+ */
+static bool ca_enter(struct ca_policy *ca)
+{
+	bool got;
+
+	bpf_spin_lock(&ca->lock);
+	got = !ca->busy;
+	if (got)
+		ca->busy = 1;
+	else
+		ca->rerun = 1;
+	bpf_spin_unlock(&ca->lock);
+	return got;
+}
+
+/* Leaves the evaluation, unless a rerun was asked for meanwhile. */
+static bool ca_leave(struct ca_policy *ca)
+{
+	bool again;
+
+	bpf_spin_lock(&ca->lock);
+	again = ca->rerun;
+	ca->rerun = 0;
+	if (!again)
+		ca->busy = 0;
+	bpf_spin_unlock(&ca->lock);
+	return !again;
+}
+
+/* Evaluates the policy now, and again later while it is above its minimum. */
+static void classaware_run(struct cpufreq_policy *policy)
+{
+	struct ca_policy *ca = policy_slot(&ca_policies, policy);
+	int pass;
+
+	if (!ca || !ca_enter(ca))
+		return;
+	/* A rerun's rerun waits for the next update or recheck. */
+	for (pass = 0; pass < 2; pass++) {
+		/* One clock for update() and sample(): the rq clock is per CPU. */
+		classaware_eval(policy, ca, bpf_ktime_get_ns());
+		if (ca->next_freq > policy->min && !ca->recheck_armed &&
+		    !bpf_cpufreq_sample_in(policy, RECHECK_US))
+			ca->recheck_armed = 1;
+		if (ca_leave(ca))
+			return;
+	}
+	gov_leave(ca);
+}
+
+/*
+ * A CFS wake-up on an idle CPU calls update() before the task is counted
+ * in nr_running and in the runqueue's uclamp: it is judged by a sample
+ * right after, once the wake-up is complete.
+ */
+static bool cfs_wakeup_on_idle(s32 cpu)
+{
+	struct rq *rq = bpf_per_cpu_ptr(&runqueues, cpu);
+
+	return rq && !rq_curr(rq) && !rq->nr_running && !bpf_cpufreq_cpu_rt_runnable(cpu);
+}
+
+SEC("struct_ops/update")
+void BPF_PROG(classaware_update, struct cpufreq_policy *policy, s32 cpu, u64 time, u32 flags)
+{
+	if (cfs_wakeup_on_idle(cpu))
+		bpf_cpufreq_sample_in(policy, 0);
+	else
+		classaware_run(policy);
+}
+
+SEC("struct_ops/sample")
+void BPF_PROG(classaware_sample, struct cpufreq_policy *policy)
+{
+	struct ca_policy *ca = policy_slot(&ca_policies, policy);
+
+	if (ca)
+		ca->recheck_armed = 0;
+	classaware_run(policy);
+}
+
+SEC("struct_ops.s/start")
+int BPF_PROG(classaware_start, struct cpufreq_policy *policy)
+{
+	struct ca_policy *ca = policy_slot(&ca_policies, policy);
+	u32 cpu;
+
+	if (!ca)
+		return -22; /* EINVAL: a policy beyond CPUFREQ_BPF_MAX_CPUS */
+
+	ca->last_update = 0;
+	ca->last_step = 0;
+	ca->bg_level = 0;
+	ca->next_freq = 0;
+	ca->limits_changed = 0;
+	ca->recheck_armed = 0;
+	ca->rerun = 0;
+	ca->busy = 0;
+	for_each_policy_cpu(cpu, policy) {
+		struct ca_cpu *ca_cpu = cpu_slot(&ca_cpus, cpu);
+
+		if (ca_cpu)
+			__builtin_memset(ca_cpu, 0, sizeof(*ca_cpu));
+	}
+	return 0;
+}
+
+SEC("struct_ops.s/limits")
+void BPF_PROG(classaware_limits, struct cpufreq_policy *policy)
+{
+	struct ca_policy *ca = policy_slot(&ca_policies, policy);
+
+	/* The next update re-evaluates regardless of the rate limit. */
+	if (ca)
+		ca->limits_changed = 1;
+}
+
+SEC(".struct_ops.link")
+struct cpufreq_gov_ops classaware_ops = {
+	.start	= (void *)classaware_start,
+	.limits	= (void *)classaware_limits,
+	.update	= (void *)classaware_update,
+	.sample	= (void *)classaware_sample,
+	.name	= "bpf_classaware",
+};

@@ -1,0 +1,249 @@
+#!/usr/bin/env bats
+# bpf_classaware in the VM, one test per rule, on policy0 (CPUs 0-1,
+# 400-2000 MHz), the suite itself on CPUs 2-3: RT work at the top
+# frequency, the DL floor, the jump for a latency-sensitive task, background
+# work stepping and the CFS bandwidth cap.
+
+load lib
+load governors_lib
+
+OPPS="400000 800000 1200000 1600000 2000000"
+CGROOT=/sys/fs/cgroup
+
+setup() {
+	off_policy0
+	reset_policies
+}
+
+teardown() {
+	restore_vm_state
+	echo 950000 > /proc/sys/kernel/sched_rt_runtime_us
+	[ -d "$CGROOT/capped" ] && rmdir "$CGROOT/capped"
+	true
+}
+
+# lowest_opp_at_least KHZ: the frequency the driver resolves KHZ to.
+lowest_opp_at_least() {
+	local f
+	for f in $OPPS; do
+		[ "$f" -ge "$1" ] && { echo "$f"; return; }
+	done
+	echo 2000000
+}
+
+# rtapp_on_cpu0 NAME POLICY SECONDS RUN_US PERIOD_US [DL_RUNTIME_US]: one
+# periodic task of rt-app on CPU 0, in the background; its pid in RTAPP.
+rtapp_on_cpu0() {
+	local dl=""
+	[ -n "${6:-}" ] && dl="\"dl-runtime\": $6, \"dl-period\": $5, \"dl-deadline\": $5,"
+	cat > "$BATS_TEST_TMPDIR/$1.json" <<-JSON
+	{ "tasks": { "$1": { "policy": "$2", "priority": 10, $dl "cpus": [0],
+	  "run": $4, "timer": { "ref": "tick", "period": $5 } } },
+	  "global": { "duration": $3, "calibration": 100, "logdir": "/tmp",
+	  "log_size": "disable" } }
+	JSON
+	rt-app "$BATS_TEST_TMPDIR/$1.json" >/dev/null 2>&1 &
+	RTAPP=$!
+}
+
+# use_classaware: policy0 runs bpf_classaware, idle at its minimum.
+use_classaware() {
+	gov_load classaware
+	set_governor 0 bpf_classaware
+	wait_for 20 freq_is 0 400000
+}
+
+# task_pid COMM: the id of the thread named COMM.
+task_pid() {
+	grep -lx "$1" /proc/[0-9]*/task/*/comm 2>/dev/null | head -1 | cut -d/ -f5
+}
+
+# freq_at_switch_in PID CPU: for each time PID was switched in on CPU, the
+# frequency CPU ran at then, from the power:cpu_frequency events before it.
+freq_at_switch_in() {
+	awk -v pid="next_pid=$1 " -v cpu="$(printf '[%03d]' "$2")" -v id="cpu_id=$2" '
+		/cpu_frequency:/ && index($0, id) { match($0, /state=[0-9]+/); f = substr($0, RSTART + 6, RLENGTH - 6) }
+		/sched_switch:/ && index($0, pid) && index($0, cpu) { print f == "" ? "unknown" : f }
+	' "$TRACING/trace"
+}
+
+@test "bpf_classaware ramps up under a hog and down after" {
+	ramps classaware bpf_classaware
+}
+
+@test "bpf_classaware keeps within scaling_max_freq and scaling_min_freq" {
+	keeps_limits classaware bpf_classaware
+}
+
+@test "bpf_classaware survives garbage tunables" {
+	survives_garbage classaware bpf_classaware
+}
+
+@test "bpf_classaware: an RT task runs at the top frequency" {
+	local pid freqs low
+	use_classaware
+	trace_on sched/sched_switch power/cpu_frequency
+	# 1 ms every 20 ms: far too little for its utilization to ask for more.
+	rtapp_on_cpu0 rtjob SCHED_FIFO 2 1000 20000
+	wait_for 5 task_pid rtjob
+	pid=$(task_pid rtjob)
+	wait "$RTAPP"
+	trace_off
+	freqs=$(freq_at_switch_in "$pid" 0)
+	echo "# frequency at each switch-in: $(sort -n <<< "$freqs" | uniq -c | tr -s ' \n' ' ')" >&3
+	[ "$(wc -l <<< "$freqs")" -ge 50 ]
+	if fast_switch_on; then
+		# Switched from the wake-up itself, before the task runs.  Not
+		# every time yet: 15-20% of the jobs start at a lower frequency
+		# under emulation (docs/classaware.md, Limits).
+		low=$(grep -cv '^2000000$' <<< "$freqs" || true)
+		[ "$low" -le $(($(wc -l <<< "$freqs") / 4)) ]
+	else
+		# The kthread lags the first wake-up; after it, the policy stays
+		# at the top while its CPUs run RT tasks.
+		low=$(tail -n +3 <<< "$freqs" | grep -cv '^2000000$' || true)
+		[ "$low" -eq 0 ]
+	fi
+	wait_for 20 freq_is 0 400000
+}
+
+@test "bpf_classaware: without fast switching, the top frequency holds between RT jobs" {
+	fast_switch_on && skip "fast switching: RT jobs raise the frequency one by one"
+	use_classaware
+	rtapp_on_cpu0 rtjob SCHED_FIFO 3 1000 20000
+	wait_for 5 freq_is 0 2000000
+	sleep 0.2
+	never_below 0 2000000 2
+	wait "$RTAPP"
+	# Gone with the RT utilization: in well under a second.
+	wait_for 5 freq_is 0 400000
+}
+
+@test "bpf_classaware: a DL reservation sets a floor from its bandwidth" {
+	local floor bw
+	use_classaware
+	# Admission control forbids pinning a DL task; the test needs it on CPU 0.
+	echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+	# 6 ms of every 20 ms reserved, 0.5 ms used: utilization stays low.
+	rtapp_on_cpu0 dljob SCHED_DEADLINE 4 500 20000 6000
+	wait_for 5 task_pid dljob
+	bw=$((1024 * 6 / 20))
+	floor=$(lowest_opp_at_least $((2000000 * bw * 110 / 100 / 1024)))
+	echo "# bw_dl $bw: floor $floor kHz" >&3
+	wait_for 5 freq_at_least 0 "$floor"
+	never_below 0 "$floor" 2
+	# Well above the floor is not the floor's doing.
+	freq_at_most 0 "$floor"
+	wait "$RTAPP"
+	wait_for 20 freq_is 0 400000
+}
+
+@test "bpf_classaware: dl_margin_pct raises the DL floor" {
+	local floor
+	use_classaware
+	set_tunables classaware classaware_tunables 0 dl_margin_pct=100
+	echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+	rtapp_on_cpu0 dljob SCHED_DEADLINE 3 500 20000 6000
+	# 2 x 0.3 of the top frequency: 1.2 GHz, where the default margin gives 800 MHz.
+	floor=$(lowest_opp_at_least $((2000000 * 6 / 20 * 2)))
+	wait_for 5 freq_at_least 0 "$floor"
+	never_below 0 "$floor" 1
+	wait "$RTAPP"
+}
+
+# ramp_from_idle_us UCLAMP_MIN: the median delay of three hogs on an idle
+# CPU 0, from their first run to 2 GHz, with uclamp.min UCLAMP_MIN (0: none).
+ramp_from_idle_us() {
+	local i hog delays=()
+	echo global > "$TRACING/trace_clock"
+	for i in 1 2 3; do
+		stopped_hog 0
+		hog=${HOGS##* }
+		[ "$1" -gt 0 ] && uclampset -m "$1" -p "$hog"
+		sleep 0.3
+		wait_for 20 freq_is 0 400000
+		trace_on sched/sched_switch power/cpu_frequency
+		kill -CONT "$hog"
+		wait_for 10 freq_is 0 2000000
+		trace_off
+		delays+=("$(ramp_delay_us "$hog" 0 2000000 switch)")
+		stop_hogs
+	done
+	echo "# uclamp.min $1: ${delays[*]} us" >&3
+	printf '%s\n' "${delays[@]}" | sort -n | sed -n 2p
+}
+
+@test "bpf_classaware: a latency-sensitive task leaving idle gets hispeed_freq at once" {
+	local plain boosted
+	fast_switch_on || skip "without fast switching the kthread's latency decides"
+	use_classaware
+	plain=$(ramp_from_idle_us 0)
+	boosted=$(ramp_from_idle_us 64)
+	# uclamp.min 64 alone asks for 125 MHz: the jump is the governor's.
+	[ -n "$boosted" ] && [ "$boosted" -le "$TICK_US" ]
+	# A plain hog climbs with its utilization, over several ticks.
+	[ -n "$plain" ] && [ "$plain" -gt $((4 * TICK_US)) ]
+}
+
+# rises: the successive frequencies of CPU 0 in the trace, with the time of
+# each rise, as "USEC KHZ" lines.
+rises() {
+	awk '/cpu_frequency:/ && index($0, "cpu_id=0") {
+		match($0, /[0-9]+\.[0-9]+:/); t = substr($0, RSTART, RLENGTH - 1)
+		match($0, /state=[0-9]+/); f = substr($0, RSTART + 6, RLENGTH - 6) + 0
+		if (f > last) printf "%d %d\n", t * 1000000, f
+		last = f }' "$TRACING/trace"
+}
+
+@test "bpf_classaware: a nice 0 hog is not held back by background stepping" {
+	local r
+	use_classaware
+	set_tunables classaware classaware_tunables 0 background_step_us=200000
+	trace_on power/cpu_frequency
+	start_hog 0
+	wait_for 10 freq_is 0 2000000
+	trace_off
+	r=$(rises)
+	echo "# rises (us kHz): $(tr '\n' ' ' <<< "$r")" >&3
+	# From the first rise to 2 GHz in less than the 4 steps background takes.
+	[ $(($(tail -1 <<< "$r" | cut -d' ' -f1) - $(head -1 <<< "$r" | cut -d' ' -f1))) -lt 800000 ]
+}
+
+@test "bpf_classaware: background work climbs one operating point per step" {
+	local r hog
+	use_classaware
+	set_tunables classaware classaware_tunables 0 background_step_us=200000
+	stopped_hog 0
+	hog=${HOGS##* }
+	# uclamp.max 1023 caps nothing but marks the hog as background work.
+	uclampset -M 1023 -p "$hog"
+	trace_on power/cpu_frequency
+	kill -CONT "$hog"
+	wait_for 10 freq_is 0 2000000
+	trace_off
+	stop_hogs
+	r=$(rises)
+	echo "# rises (us kHz): $(tr '\n' ' ' <<< "$r")" >&3
+	# Every operating point in turn, at least one step apart.
+	[ "$(cut -d' ' -f2 <<< "$r" | tr '\n' ' ')" = "${OPPS#400000 } " ]
+	awk 'NR > 1 && $1 - prev < 190000 { exit 1 } { prev = $1 }' <<< "$r"
+}
+
+@test "bpf_classaware: a CFS bandwidth quota caps the frequency of its group" {
+	local cap
+	use_classaware
+	mountpoint -q "$CGROOT" || mount -t cgroup2 none "$CGROOT"
+	echo +cpu > "$CGROOT/cgroup.subtree_control"
+	mkdir "$CGROOT/capped"
+	echo "30000 100000" > "$CGROOT/capped/cpu.max"
+	start_hog 0
+	echo "${HOGS##* }" > "$CGROOT/capped/cgroup.procs"
+	# 30% of the CPU plus 25% headroom: 750 MHz.
+	cap=$(lowest_opp_at_least $((2000000 * 30 / 100 * 125 / 100)))
+	echo "# cap $cap kHz" >&3
+	sleep 0.5
+	never_above 0 "$cap" 3
+	# Out of the group, the same hog gets the top frequency.
+	echo "${HOGS##* }" > "$CGROOT/cgroup.procs"
+	wait_for 10 freq_is 0 2000000
+}
