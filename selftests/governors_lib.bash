@@ -1,6 +1,9 @@
 # Helpers for governors.bats: the governors of bpf-governors/, their
 # tunables maps and the measurements the suite makes.  Needs lib.bash.
 
+# TICK_US: one tick of this kernel (CONFIG_HZ=250).
+TICK_US=4000
+
 # gov_load OBJ: registers build/bpf/OBJ.bpf.o (its links pinned in $LINKS).
 gov_load() {
 	register "$1" >/dev/null
@@ -179,4 +182,70 @@ min_gap_us() {
 			prev = t
 		}
 		END { if (min != "") printf "%d\n", min * 1000000 }' "$TRACING/trace"
+}
+
+# The checks every governor of bpf-governors/ passes, by object and name.
+
+# ramps OBJ GOVERNOR: up to the top under a hog on CPU 0, down after.
+ramps() {
+	gov_load "$1"
+	set_governor 0 "$2"
+	[ "$(governor 0)" = "$2" ]
+	wait_for 20 freq_at_most 0 800000
+	start_hog 0
+	wait_for 20 freq_is 0 2000000
+	stop_hogs
+	wait_for 20 freq_at_most 0 800000
+	[ "$(gov_stat "$2" 0 errors)" -eq 0 ]
+	if fast_switch_on; then
+		[ "$(gov_stat "$2" 0 fast_switches)" -gt 0 ]
+	else
+		[ "$(gov_stat "$2" 0 deferred_switches)" -gt 0 ]
+	fi
+}
+
+# keeps_limits OBJ GOVERNOR: scaling_max_freq under a hog, scaling_min_freq
+# idle.
+keeps_limits() {
+	gov_load "$1"
+	set_governor 0 "$2"
+	start_hog 0
+	wait_for 20 freq_is 0 2000000
+	policy_write 0 scaling_max_freq 1200000
+	wait_for 5 freq_is 0 1200000
+	never_above 0 1200000 2
+	policy_write 0 scaling_max_freq 2000000
+	wait_for 10 freq_is 0 2000000
+	stop_hogs
+	wait_for 20 freq_at_most 0 800000
+	policy_write 0 scaling_min_freq 1600000
+	wait_for 5 freq_at_least 0 1600000
+	never_below 0 1600000 2
+	policy_write 0 scaling_min_freq 400000
+	wait_for 20 freq_at_most 0 800000
+}
+
+# survives_garbage OBJ GOVERNOR: random bytes, then all ones, over policy0's
+# tunables; the governor keeps its policy, its limits, and follows a hog.
+survives_garbage() {
+	local round size
+	gov_load "$1"
+	set_governor 0 "$2"
+	policy_write 0 scaling_max_freq 1600000
+	size=$("$BPFTOOL" map show id "$(tunables_id)" -j | jq -r '.bytes_value')
+	for round in 1 2; do
+		if [ $round -lt 2 ]; then
+			garbage_tunables 0
+		else
+			"$BPFTOOL" map update id "$(tunables_id)" key 0 0 0 0 \
+				value $(printf '255 %.0s' $(seq "$size"))
+		fi
+		start_hog 0
+		wait_for 20 freq_is 0 1600000
+		never_above 0 1600000 1
+		stop_hogs
+		wait_for 20 freq_at_most 0 800000
+		[ "$(governor 0)" = "$2" ]
+	done
+	! grep -q "^$2: error" "$BPF_DEBUGFS/exits"
 }
