@@ -14,9 +14,10 @@
  * the steps down it missed are taken at once.
  *
  * Mapping onto the framework: in-kernel, a scheduler update past the
- * sample delay queues the sample as irq_work, then work; here sample()
- * runs from the framework's per-policy timer.  The load computation is
- * dbs_update() in include/gov_common.h, shared with bpf_ondemand.
+ * sample delay queues the sample as irq_work, then work; here update()
+ * does the same with bpf_cpufreq_sample_in(), and sample() runs at once
+ * in hard irq on that CPU.  The sampling and the load computation,
+ * dbs_update(), are in include/gov_common.h, shared with bpf_ondemand.
  * Tunables are per policy (see docs/governors.md).
  */
 #include <gov_common.h>
@@ -56,9 +57,9 @@ struct {
 
 /* Per-policy state: cs_policy_dbs_info. */
 struct cs_policy {
+	struct dbs_policy dbs;
 	u32 requested_freq;	/* kHz, between table entries */
 	u32 down_skip;		/* samples since down_threshold was looked at */
-	u32 period_us;		/* the sample period set last */
 };
 
 struct {
@@ -175,7 +176,16 @@ void BPF_PROG(cs_sample, struct cpufreq_policy *policy)
 		return;
 	rate = dbs_sampling_rate(policy, t->sampling_rate);
 	cs_dbs_update(policy, cs, t, rate);
-	dbs_set_period(policy, &cs->period_us, rate);
+	dbs_set_sample_delay(&cs->dbs, rate);
+}
+
+SEC("struct_ops/update")
+void BPF_PROG(cs_update_util, struct cpufreq_policy *policy, s32 cpu, u64 time, u32 flags)
+{
+	struct cs_policy *cs = policy_slot(&cs_policies, policy);
+
+	if (cs)
+		dbs_update_util(policy, &cs->dbs, time);
 }
 
 SEC("struct_ops.s/start")
@@ -189,9 +199,8 @@ int BPF_PROG(cs_start, struct cpufreq_policy *policy)
 
 	cs->down_skip = 0;
 	cs->requested_freq = policy->cur;
-	cs->period_us = 0;
 	dbs_start(policy, &dbs_cpus, t->io_is_busy, t->ignore_nice_load);
-	dbs_set_period(policy, &cs->period_us, dbs_sampling_rate(policy, t->sampling_rate));
+	dbs_start_sampling(&cs->dbs, dbs_sampling_rate(policy, t->sampling_rate));
 	return 0;
 }
 
@@ -221,7 +230,7 @@ SEC(".struct_ops.link")
 struct cpufreq_gov_ops conservative_ops = {
 	.start		= (void *)cs_start,
 	.limits		= (void *)cs_limits,
+	.update		= (void *)cs_update_util,
 	.sample		= (void *)cs_sample,
-	.sample_period_us = DBS_MIN_SAMPLING_RATE,
 	.name		= "bpf_conserv",
 };

@@ -13,11 +13,11 @@
  * table entries as the mix of both that averages to it over a period.
  *
  * Mapping onto the framework: in-kernel, a scheduler update past the
- * sample delay queues the sample as irq_work, then work; here sample()
- * runs from the framework's per-policy timer every period, and the sub-
- * samples of powersave_bias are one-off bpf_cpufreq_sample_in().  The
- * load computation is dbs_update() in include/gov_common.h, shared with
- * bpf_conserv.  Tunables are per policy (see docs/governors.md).
+ * sample delay queues the sample as irq_work, then work; here update()
+ * does the same with bpf_cpufreq_sample_in(), and sample() runs at once
+ * in hard irq on that CPU.  The sampling and the load computation,
+ * dbs_update(), are in include/gov_common.h, shared with bpf_conserv.
+ * Tunables are per policy (see docs/governors.md).
  */
 #include <gov_common.h>
 
@@ -56,8 +56,8 @@ struct {
 
 /* Per-policy state: policy_dbs_info and od_policy_dbs_info. */
 struct od_policy {
+	struct dbs_policy dbs;
 	u32 rate_mult;		/* sampling periods until the next sample */
-	u32 period_us;		/* the sample period set last */
 	u32 sub_sample;		/* the next sample switches to freq_lo */
 	u32 freq_lo;		/* powersave_bias: the entry below the target, or 0 */
 	u32 freq_lo_delay_us;
@@ -194,7 +194,7 @@ void BPF_PROG(od_sample, struct cpufreq_policy *policy)
 	if (od->sub_sample && od->freq_lo && powersave_bias(t)) {
 		od->sub_sample = 0;
 		driver_target(policy, od->freq_lo, CPUFREQ_RELATION_H | CPUFREQ_RELATION_E);
-		bpf_cpufreq_sample_in(policy, od->freq_lo_delay_us);
+		dbs_set_sample_delay(&od->dbs, od->freq_lo_delay_us);
 		return;
 	}
 	od->sub_sample = 0;
@@ -203,10 +203,19 @@ void BPF_PROG(od_sample, struct cpufreq_policy *policy)
 
 	if (od->freq_lo) {
 		od->sub_sample = 1;
-		bpf_cpufreq_sample_in(policy, od->freq_hi_delay_us);
+		dbs_set_sample_delay(&od->dbs, od->freq_hi_delay_us);
 		return;
 	}
-	dbs_set_period(policy, &od->period_us, (u64)rate * od->rate_mult);
+	dbs_set_sample_delay(&od->dbs, (u64)rate * od->rate_mult);
+}
+
+SEC("struct_ops/update")
+void BPF_PROG(od_update_util, struct cpufreq_policy *policy, s32 cpu, u64 time, u32 flags)
+{
+	struct od_policy *od = policy_slot(&od_policies, policy);
+
+	if (od)
+		dbs_update_util(policy, &od->dbs, time);
 }
 
 SEC("struct_ops.s/start")
@@ -221,9 +230,8 @@ int BPF_PROG(od_start, struct cpufreq_policy *policy)
 	od->rate_mult = 1;
 	od->sub_sample = 0;
 	od->freq_lo = 0;
-	od->period_us = 0;
 	dbs_start(policy, &dbs_cpus, t->io_is_busy, t->ignore_nice_load);
-	dbs_set_period(policy, &od->period_us, dbs_sampling_rate(policy, t->sampling_rate));
+	dbs_start_sampling(&od->dbs, dbs_sampling_rate(policy, t->sampling_rate));
 	return 0;
 }
 
@@ -246,7 +254,7 @@ SEC(".struct_ops.link")
 struct cpufreq_gov_ops ondemand_ops = {
 	.start		= (void *)od_start,
 	.limits		= (void *)od_limits,
+	.update		= (void *)od_update_util,
 	.sample		= (void *)od_sample,
-	.sample_period_us = DBS_MIN_SAMPLING_RATE,
 	.name		= "bpf_ondemand",
 };

@@ -173,7 +173,7 @@ static __always_inline void driver_target(struct cpufreq_policy *policy, u32 tar
  * a struct dbs_cpu per CPU in an array map keyed by CPU number.
  */
 #define DBS_MIN_SAMPLING_RATE	(2 * TICK_USEC)	/* CPUFREQ_DBS_MIN_SAMPLING_INTERVAL */
-#define DBS_MAX_SAMPLING_RATE	10000000U	/* the framework's longest period */
+#define DBS_MAX_SAMPLING_RATE	10000000U	/* a bound for the tunable: 10 s */
 
 /*
  * The sampling_rate tunable: at least two ticks, and by default the
@@ -189,19 +189,44 @@ static __always_inline u32 dbs_sampling_rate(struct cpufreq_policy *policy, u32 
 }
 
 /*
- * Samples every @period_us from now on (capped to the framework's
- * longest period); *@cur holds the period set last, so that an unchanged
- * one does not re-arm the timer.
+ * When the sampling governors sample: policy_dbs_info's part.  In-kernel
+ * they have no timer: a scheduler update on a CPU of the policy at least
+ * sample_delay_ns after the last sample queues the next one.  Their
+ * update() does the same with dbs_update_util(), and sample(), which
+ * computes the next delay, runs at once on that CPU.  A policy whose CPUs
+ * idle is not sampled, so its frequency stays until one of them runs
+ * again, and that sample then sees the long idle (prev_load, idle_periods).
  */
-static __always_inline void dbs_set_period(struct cpufreq_policy *policy, u32 *cur,
-					   u64 period_us)
+struct dbs_policy {
+	u64 last_sample_time;	/* ns, the scheduler's clock */
+	u64 sample_delay_ns;
+};
+
+/* dbs_update_util_handler(); @time is update()'s. */
+static __always_inline void dbs_update_util(struct cpufreq_policy *policy,
+					    struct dbs_policy *d, u64 time)
 {
-	if (period_us > DBS_MAX_SAMPLING_RATE)
-		period_us = DBS_MAX_SAMPLING_RATE;
-	if (period_us == *cur)
+	/*
+	 * Two CPUs of a shared policy may both get here: both arm the same
+	 * sample timer, and one sample runs.
+	 */
+	if ((s64)(time - d->last_sample_time) < (s64)d->sample_delay_ns)
 		return;
-	*cur = period_us;
-	bpf_cpufreq_set_sample_period(policy, period_us);
+	d->last_sample_time = time;
+	bpf_cpufreq_sample_in(policy, 0);
+}
+
+/* gov_update_sample_delay(): the next sample at least @delay_us from the last. */
+static __always_inline void dbs_set_sample_delay(struct dbs_policy *d, u64 delay_us)
+{
+	d->sample_delay_ns = delay_us * NSEC_PER_USEC;
+}
+
+/* gov_set_update_util()'s part: the first update after start samples. */
+static __always_inline void dbs_start_sampling(struct dbs_policy *d, u64 delay_us)
+{
+	dbs_set_sample_delay(d, delay_us);
+	d->last_sample_time = 0;
 }
 
 struct dbs_cpu {
