@@ -199,8 +199,7 @@ int BPF_PROG(cs_start, struct cpufreq_policy *policy)
 
 	cs->down_skip = 0;
 	cs->requested_freq = policy->cur;
-	dbs_start(policy, &dbs_cpus, t->io_is_busy, t->ignore_nice_load);
-	dbs_start_sampling(&cs->dbs, dbs_sampling_rate(policy, t->sampling_rate));
+	dbs_start(policy, &dbs_cpus, &cs->dbs, t->io_is_busy, t->ignore_nice_load);
 	return 0;
 }
 

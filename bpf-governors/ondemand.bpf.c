@@ -230,8 +230,7 @@ int BPF_PROG(od_start, struct cpufreq_policy *policy)
 	od->rate_mult = 1;
 	od->sub_sample = 0;
 	od->freq_lo = 0;
-	dbs_start(policy, &dbs_cpus, t->io_is_busy, t->ignore_nice_load);
-	dbs_start_sampling(&od->dbs, dbs_sampling_rate(policy, t->sampling_rate));
+	dbs_start(policy, &dbs_cpus, &od->dbs, t->io_is_busy, t->ignore_nice_load);
 	return 0;
 }
 

@@ -222,13 +222,6 @@ static __always_inline void dbs_set_sample_delay(struct dbs_policy *d, u64 delay
 	d->sample_delay_ns = delay_us * NSEC_PER_USEC;
 }
 
-/* gov_set_update_util()'s part: the first update after start samples. */
-static __always_inline void dbs_start_sampling(struct dbs_policy *d, u64 delay_us)
-{
-	dbs_set_sample_delay(d, delay_us);
-	d->last_sample_time = 0;
-}
-
 struct dbs_cpu {
 	u64 prev_cpu_idle;	/* us */
 	u64 prev_update_time;	/* us */
@@ -282,12 +275,19 @@ static __always_inline bool dbs_flag(u32 val)
 	return tunable_or(val, 0, 1, 0);
 }
 
-/* cpufreq_dbs_governor_start()'s part: every CPU's window starts now. */
+/*
+ * cpufreq_dbs_governor_start()'s part: every CPU's window starts now, and
+ * the first scheduler update samples (gov_set_update_util()).
+ */
 static __always_inline void dbs_start(struct cpufreq_policy *policy, void *cpus,
-				      u32 io_is_busy, u32 ignore_nice_load)
+				      struct dbs_policy *d, u32 io_is_busy,
+				      u32 ignore_nice_load)
 {
 	bool io_busy = dbs_flag(io_is_busy), ignore_nice = dbs_flag(ignore_nice_load);
 	u32 cpu;
+
+	d->last_sample_time = 0;
+	d->sample_delay_ns = 0;
 
 	for_each_policy_cpu(cpu, policy) {
 		struct dbs_cpu *c = cpu_slot(cpus, cpu);
