@@ -97,7 +97,7 @@ static u32 powersave_bias(const struct ondemand_tunables *t)
 
 /*
  * generic_powersave_bias_target(): the table entry for @freq_next lowered
- * by @bias per mille.  When that falls between two entries, the higher one
+ * by powersave_bias per mille.  When that falls between two entries, the higher one
  * is returned for now and the lower one (od->freq_lo) is due after
  * freq_hi_delay_us, for the rest of the period, so that the two average to
  * the lowered frequency.
