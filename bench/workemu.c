@@ -2,7 +2,7 @@
 /*
  * workemu: a periodic task on a CPU that slows down with the frequency.
  *
- *   workemu CPU PERIOD_US SECONDS POWER_CSV PHASE...
+ *   workemu [-f PRIO | -d RUNTIME_US | -n NICE] CPU PERIOD_US SECONDS POWER_CSV PHASE...
  *
  * PHASE is DUTY_PCT or DUTY_PCT:PERIODS (default 1); the phases repeat until
  * SECONDS are over: "50" is a steady 50% load, "10:25 80:6" alternates 25
@@ -18,7 +18,12 @@
  * released every period; the run ends at SECONDS, with the jobs released
  * by then.
  *
- * Prints one line: periods misses busy_us energy_uj
+ * -f runs it SCHED_FIFO at PRIO, -d SCHED_DEADLINE with a reservation of
+ * RUNTIME_US every PERIOD_US (admission control must be off: the task is
+ * pinned), -n at nice NICE.
+ *
+ * Prints one line: periods misses busy_us energy_uj slow_us, slow_us being
+ * the part of busy_us spent below the top frequency.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -28,6 +33,9 @@
 #include <time.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 
 #define CHUNK_US 500
 #define MAX_OPPS 32
@@ -90,6 +98,54 @@ static void load_power(const char *path)
 	fclose(f);
 }
 
+/* The kernel's struct sched_attr; glibc 2.36 has no wrapper. */
+struct sched_attr_v1 {
+	uint32_t size, sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime, sched_deadline, sched_period;
+};
+
+static void set_deadline(long long runtime_us, long long period_us)
+{
+	struct sched_attr_v1 attr = {
+		.size = sizeof(attr),
+		.sched_policy = 6,	/* SCHED_DEADLINE */
+		.sched_runtime = runtime_us * 1000,
+		.sched_deadline = period_us * 1000,
+		.sched_period = period_us * 1000,
+	};
+
+	if (syscall(SYS_sched_setattr, 0, &attr, 0)) {
+		perror("sched_setattr(SCHED_DEADLINE)");
+		exit(1);
+	}
+}
+
+static void set_class(int opt, const char *arg, long long period_us)
+{
+	struct sched_param param = { .sched_priority = atoi(arg) };
+
+	switch (opt) {
+	case 'f':
+		if (sched_setscheduler(0, SCHED_FIFO, &param)) {
+			perror("sched_setscheduler(SCHED_FIFO)");
+			exit(1);
+		}
+		break;
+	case 'd':
+		set_deadline(atoll(arg), period_us);
+		break;
+	case 'n':
+		if (setpriority(PRIO_PROCESS, 0, atoi(arg))) {
+			perror("setpriority");
+			exit(1);
+		}
+		break;
+	}
+}
+
 static void parse_phases(int argc, char **argv)
 {
 	int i;
@@ -111,14 +167,26 @@ int main(int argc, char **argv)
 {
 	long long period, work, end, start, next, t, spin;
 	long periods = 0, misses = 0, in_phase = 0;
-	double busy = 0, energy = 0;
+	double busy = 0, energy = 0, slow = 0;
 	unsigned long cur, max = 0;
+	const char *class_arg = NULL;
+	int class_opt = 0, opt;
 	char path[128];
 	cpu_set_t set;
 	int cpu, fd, i, phase = 0;
 
+	while ((opt = getopt(argc, argv, "+f:d:n:")) != -1) {
+		if (opt == '?' || class_opt) {
+			fprintf(stderr, "workemu: one of -f PRIO, -d RUNTIME_US, -n NICE\n");
+			return 2;
+		}
+		class_opt = opt;
+		class_arg = optarg;
+	}
+	argc -= optind - 1;
+	argv += optind - 1;
 	if (argc < 6) {
-		fprintf(stderr, "usage: workemu CPU PERIOD_US SECONDS POWER_CSV PHASE...\n");
+		fprintf(stderr, "usage: workemu [-f PRIO | -d RUNTIME_US | -n NICE] CPU PERIOD_US SECONDS POWER_CSV PHASE...\n");
 		return 2;
 	}
 	cpu = atoi(argv[1]);
@@ -141,6 +209,8 @@ int main(int argc, char **argv)
 		perror(path);
 		return 1;
 	}
+	if (class_opt)
+		set_class(class_opt, class_arg, period);
 
 	start = now_us();
 	end = start + atoll(argv[3]) * 1000000LL;
@@ -163,6 +233,8 @@ int main(int argc, char **argv)
 			while (now_us() - t < spin)
 				;
 			busy += spin;
+			if (cur < max)
+				slow += spin;
 			energy += (double)power_uw(cur) * spin / 1e6;
 			left -= nominal;
 		}
@@ -175,6 +247,6 @@ int main(int argc, char **argv)
 			misses++;
 		sleep_until_us(next + period);
 	}
-	printf("%ld %ld %.0f %.1f\n", periods, misses, busy, energy);
+	printf("%ld %ld %.0f %.1f %.0f\n", periods, misses, busy, energy, slow);
 	return 0;
 }
