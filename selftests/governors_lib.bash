@@ -33,11 +33,15 @@ tunables_bytes() {
 }
 
 # field_offset OBJ STRUCT FIELD: byte offset of FIELD in STRUCT, from BTF.
+# A struct's layout is read once per boot: a BTF dump takes seconds under
+# emulation, and set_tunables asks once per field.
 field_offset() {
-	"$BPFTOOL" btf dump file "$BPF_OBJ/$1.bpf.o" -j |
-		jq -r --arg s "$2" --arg f "$3" '.types[] |
+	local layout=/tmp/btf-layout.$1.$2
+	[ -s "$layout" ] || "$BPFTOOL" btf dump file "$BPF_OBJ/$1.bpf.o" -j |
+		jq -r --arg s "$2" '.types[] |
 			select(.kind == "STRUCT" and .name == $s) | .members[] |
-			select(.name == $f) | .bits_offset / 8'
+			"\(.name) \(.bits_offset / 8)"' > "$layout"
+	awk -v f="$3" '$1 == f { print $2 }' "$layout"
 }
 
 # set_tunables OBJ STRUCT POLICY FIELD=VALUE...: writes u32 fields of
