@@ -58,12 +58,17 @@ task_pid() {
 	grep -lx "$1" /proc/[0-9]*/task/*/comm 2>/dev/null | head -1 | cut -d/ -f5
 }
 
-# freq_at_switch_in PID CPU: for each time PID was switched in on CPU, the
-# frequency CPU ran at then, from the power:cpu_frequency events before it.
-freq_at_switch_in() {
+# rt_freq_at_switch_in PID CPU: for each time PID was switched in on CPU as
+# an RT task, the frequency CPU ran at then, from the power:cpu_frequency
+# events before it.  rt-app starts its threads as CFS tasks: those runs
+# do not count.
+rt_freq_at_switch_in() {
 	awk -v pid="next_pid=$1 " -v cpu="$(printf '[%03d]' "$2")" -v id="cpu_id=$2" '
 		/cpu_frequency:/ && index($0, id) { match($0, /state=[0-9]+/); f = substr($0, RSTART + 6, RLENGTH - 6) }
-		/sched_switch:/ && index($0, pid) && index($0, cpu) { print f == "" ? "unknown" : f }
+		/sched_switch:/ && index($0, pid) && index($0, cpu) {
+			match($0, /next_prio=[0-9]+/)
+			if (substr($0, RSTART + 10, RLENGTH - 10) + 0 < 100) print f == "" ? "unknown" : f
+		}
 	' "$TRACING/trace"
 }
 
@@ -89,15 +94,13 @@ freq_at_switch_in() {
 	pid=$(task_pid rtjob)
 	wait "$RTAPP"
 	trace_off
-	freqs=$(freq_at_switch_in "$pid" 0)
+	freqs=$(rt_freq_at_switch_in "$pid" 0)
 	echo "# frequency at each switch-in: $(sort -n <<< "$freqs" | uniq -c | tr -s ' \n' ' ')" >&3
 	[ "$(wc -l <<< "$freqs")" -ge 50 ]
 	if fast_switch_on; then
-		# Switched from the wake-up itself, before the task runs.  Not
-		# every time yet: 15-20% of the jobs start at a lower frequency
-		# under emulation (docs/classaware.md, Limits).
+		# Switched from the wake-up itself, before the task runs.
 		low=$(grep -cv '^2000000$' <<< "$freqs" || true)
-		[ "$low" -le $(($(wc -l <<< "$freqs") / 4)) ]
+		[ "$low" -eq 0 ]
 	else
 		# The kthread lags the first wake-up; after it, the policy stays
 		# at the top while its CPUs run RT tasks.
