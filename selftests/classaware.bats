@@ -196,7 +196,7 @@ rises() {
 }
 
 @test "bpf_classaware: a nice 0 hog is not held back by background stepping" {
-	local r
+	local r top
 	use_classaware
 	set_tunables classaware classaware_tunables 0 background_step_us=200000
 	trace_on power/cpu_frequency
@@ -205,8 +205,11 @@ rises() {
 	trace_off
 	r=$(rises)
 	echo "# rises (us kHz): $(tr '\n' ' ' <<< "$r")" >&3
-	# From the first rise to 2 GHz in less than the 4 steps background takes.
-	[ $(($(tail -1 <<< "$r" | cut -d' ' -f1) - $(head -1 <<< "$r" | cut -d' ' -f1))) -lt 800000 ]
+	# From the first rise to 2 GHz in less than the 4 steps background
+	# takes (the first time: under emulation utilization then hovers at
+	# the 1.6/2 GHz boundary for a while, docs/governors.md).
+	top=$(awk '$2 == 2000000 { print $1; exit }' <<< "$r")
+	[ $((top - $(head -1 <<< "$r" | cut -d' ' -f1))) -lt 800000 ]
 }
 
 @test "bpf_classaware: background work climbs one operating point per step" {
@@ -215,17 +218,21 @@ rises() {
 	set_tunables classaware classaware_tunables 0 background_step_us=200000
 	stopped_hog 0
 	hog=${HOGS##* }
-	# uclamp.max 1023 caps nothing but marks the hog as background work.
-	uclampset -M 1023 -p "$hog"
+	# uclamp.max 800 marks the hog as background work and lets it reach
+	# 1.6 GHz.  Runqueue clamps are kept in 20% buckets, so a cap must
+	# be below 820 to stay apart from uncapped tasks (kworkers) that run
+	# next to it for a moment.
+	uclampset -M 800 -p "$hog"
 	trace_on power/cpu_frequency
 	kill -CONT "$hog"
-	wait_for 10 freq_is 0 2000000
+	wait_for 10 freq_is 0 1600000
+	sleep 0.5
 	trace_off
 	stop_hogs
 	r=$(rises)
 	echo "# rises (us kHz): $(tr '\n' ' ' <<< "$r")" >&3
-	# Every operating point in turn, at least one step apart.
-	[ "$(cut -d' ' -f2 <<< "$r" | tr '\n' ' ')" = "${OPPS#400000 } " ]
+	# Every operating point up to the cap in turn, at least a step apart.
+	[ "$(cut -d' ' -f2 <<< "$r" | tr '\n' ' ')" = "800000 1200000 1600000 " ]
 	awk 'NR > 1 && $1 - prev < 190000 { exit 1 } { prev = $1 }' <<< "$r"
 }
 
