@@ -244,11 +244,9 @@ static void cfs_character(const struct classaware_tunables *t, struct ca_cpu *ca
 static unsigned long cfs_perf(s32 cpu)
 {
 	unsigned long min = 0, max = 0;
-	unsigned long util = map_util_perf(bpf_cpufreq_cpu_util_effective(cpu, &min, &max));
+	unsigned long util = bpf_cpufreq_cpu_util_effective(cpu, &min, &max);
 
-	if (util > max)
-		util = max;
-	return util > min ? util : min;
+	return effective_cpu_perf(util, min, max);
 }
 
 /* The CPU runs a task and was idle at, or since, its last look. */
@@ -349,12 +347,13 @@ static u32 hispeed_freq(const struct classaware_tunables *t, struct cpufreq_poli
 static void classaware_eval(struct cpufreq_policy *policy, struct ca_policy *ca, u64 time)
 {
 	struct classaware_tunables *t = policy_slot(&tunables, policy);
-	u32 fg = 0, bg = 0, next, cpu;
+	u32 fg = 0, bg = 0, next, cpu, hispeed;
 	bool urgent = ca->limits_changed, boost = false;
 	struct cpu_demand d;
 
 	if (!t)
 		return;
+	hispeed = hispeed_freq(t, policy);
 	for_each_policy_cpu(cpu, policy) {
 		cpu_demand(t, policy, cpu, time, &d);
 		if (d.top) {
@@ -362,16 +361,19 @@ static void classaware_eval(struct cpufreq_policy *policy, struct ca_policy *ca,
 			urgent = true;
 			goto request;
 		}
-		urgent |= d.urgent || (d.boost && policy->cur < hispeed_freq(t, policy));
+		urgent |= d.urgent;
 		boost |= d.boost;
 		if (d.background)
 			bg = d.freq > bg ? d.freq : bg;
 		else
 			fg = d.freq > fg ? d.freq : fg;
 	}
+	/* A jump to hispeed_freq does not wait for the rate limit. */
+	if (boost && policy->cur < hispeed)
+		urgent = true;
 	next = fg;
-	if (boost && next < hispeed_freq(t, policy))
-		next = hispeed_freq(t, policy);
+	if (boost && next < hispeed)
+		next = hispeed;
 	if (bg > next) {
 		bg = background_step(t, policy, ca, time, bg);
 		next = bg > next ? bg : next;

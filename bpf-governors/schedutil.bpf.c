@@ -124,16 +124,6 @@ static u32 get_next_freq(struct cpufreq_policy *policy, struct bsg_policy *sg_po
 	return bpf_cpufreq_resolve_freq(policy, freq);
 }
 
-static unsigned long sugov_effective_cpu_perf(unsigned long actual, unsigned long min,
-					      unsigned long max)
-{
-	actual = map_util_perf(actual);
-	if (actual < max)
-		max = actual;
-	/* Never below what DL, irq and uclamp.min need. */
-	return min > max ? min : max;
-}
-
 static void sugov_get_util(struct bsg_cpu *sg_cpu, s32 cpu, unsigned long boost)
 {
 	unsigned long min = 0, max = 0;
@@ -142,7 +132,7 @@ static void sugov_get_util(struct bsg_cpu *sg_cpu, s32 cpu, unsigned long boost)
 	if (boost > util)
 		util = boost;
 	sg_cpu->bw_min = min;
-	sg_cpu->util = sugov_effective_cpu_perf(util, min, max);
+	sg_cpu->util = effective_cpu_perf(util, min, max);
 }
 
 /* Drops the I/O boost of a CPU that has not asked for it for over a tick. */

@@ -78,6 +78,21 @@ static __always_inline unsigned long map_util_freq(unsigned long util,
 }
 
 /*
+ * schedutil's performance level of a CPU: @util plus the DVFS headroom,
+ * capped by uclamp.max (@max) and never below what DL, irq and uclamp.min
+ * need (@min), as bpf_cpufreq_cpu_util_effective() reports them.
+ */
+static __always_inline unsigned long effective_cpu_perf(unsigned long util,
+							unsigned long min,
+							unsigned long max)
+{
+	util = map_util_perf(util);
+	if (util > max)
+		util = max;
+	return util > min ? util : min;
+}
+
+/*
  * The frequency utilization is scaled against: the top one when utilization
  * is frequency invariant; else 25% over the current one, to go up before
  * the CPU is full.
