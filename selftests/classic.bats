@@ -78,31 +78,6 @@ nice_hog() {
 	kill -CONT $!
 }
 
-# parity OBJ GOVERNOR KERNEL_GOVERNOR MAX_L1: per-OPP residency of the BPF
-# governor against the in-kernel one on the same hog/idle pattern (2 s busy,
-# 2 s idle, three times), two alternated runs of each summed; the L1
-# distance of the two distributions must be at most MAX_L1.  The distance
-# between the two runs of each governor alone, the emulator's noise, is
-# printed with it.
-parity() {
-	local obj=$1 gov=$2 kgov=$3 max=$4 run t_kernel=0 t_bpf=0 l1 dir=$BATS_TEST_TMPDIR
-	gov_load "$obj"
-	for run in 1 2; do
-		t_kernel=$((t_kernel + $(pattern_residency "$kgov" "$dir/kernel.$run")))
-		t_bpf=$((t_bpf + $(pattern_residency "$gov" "$dir/bpf.$run")))
-	done
-	join "$dir/kernel.1" "$dir/kernel.2" | awk '{ print $1, $2 + $3 }' > "$dir/kernel"
-	join "$dir/bpf.1" "$dir/bpf.2" | awk '{ print $1, $2 + $3 }' > "$dir/bpf"
-	l1=$(l1_distance "$dir/kernel" "$dir/bpf")
-	echo "# $kgov: $t_kernel transitions, $(tr '\n' ' ' < "$dir/kernel")" >&3
-	echo "# $gov: $t_bpf transitions, $(tr '\n' ' ' < "$dir/bpf")" >&3
-	echo "# residency L1 distance $l1; run to run: $kgov $(l1_distance "$dir/kernel.1" \
-		"$dir/kernel.2"), $gov $(l1_distance "$dir/bpf.1" "$dir/bpf.2")" >&3
-	awk -v d="$l1" -v max="$max" 'BEGIN { exit !(d <= max) }'
-	# Both follow the pattern: up and down three times a run at least.
-	[ "$t_kernel" -ge 12 ] && [ "$t_bpf" -ge 12 ]
-}
-
 @test "bpf_ondemand ramps up under a hog and down after" {
 	ramps ondemand bpf_ondemand
 }

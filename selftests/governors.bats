@@ -116,10 +116,11 @@ time_at_top() {
 	high=$(time_at_top 3 12 8)
 	echo "# 60% load at 2 GHz: $low% of the time with the default go_hispeed_load, $high% with 50" >&3
 	# One window that looks busier than 99% under emulation holds 2 GHz
-	# for min_sample_time, so the default is not never there; but at 50
-	# every window jumps.
+	# for min_sample_time, so the default is not never there (29-34% in
+	# CI runs); at 50 every window jumps, but the emulator's stalls pull
+	# the share at the top between 74% and 93%.
 	[ "$low" -lt 50 ]
-	[ "$high" -ge 80 ]
+	[ "$high" -ge 60 ] && [ $((high - low)) -ge 25 ]
 }
 
 @test "bpf_interactive: a hog on an idle CPU gets hispeed_freq within 2 ticks" {
@@ -151,21 +152,5 @@ time_at_top() {
 }
 
 @test "bpf_schedutil matches in-kernel schedutil on a hog/idle pattern" {
-	local run t_kernel=0 t_bpf=0 l1 dir=$BATS_TEST_TMPDIR
-	gov_load schedutil
-	# Alternated runs, summed: one run of either governor differs from the
-	# next by nearly the threshold under emulation (docs/governors.md).
-	for run in 1 2; do
-		t_kernel=$((t_kernel + $(pattern_residency schedutil "$dir/kernel.$run")))
-		t_bpf=$((t_bpf + $(pattern_residency bpf_schedutil "$dir/bpf.$run")))
-	done
-	join "$dir/kernel.1" "$dir/kernel.2" | awk '{ print $1, $2 + $3 }' > "$dir/kernel"
-	join "$dir/bpf.1" "$dir/bpf.2" | awk '{ print $1, $2 + $3 }' > "$dir/bpf"
-	l1=$(l1_distance "$dir/kernel" "$dir/bpf")
-	echo "# schedutil: $t_kernel transitions, $(tr '\n' ' ' < "$dir/kernel")" >&3
-	echo "# bpf_schedutil: $t_bpf transitions, $(tr '\n' ' ' < "$dir/bpf")" >&3
-	echo "# residency L1 distance $l1" >&3
-	awk -v d="$l1" 'BEGIN { exit !(d <= 0.15) }'
-	# Both follow the pattern: up and down three times a run at least.
-	[ "$t_kernel" -ge 12 ] && [ "$t_bpf" -ge 12 ]
+	parity schedutil bpf_schedutil schedutil 0.15
 }

@@ -181,6 +181,38 @@ pattern_residency() {
 	echo $(($(total_trans 0) - trans))
 }
 
+# summed_residency FILE...: per-frequency sum of residency deltas.
+summed_residency() {
+	awk '{ t[$1] += $2 } END { for (f in t) print f, t[f] }' "$@" | sort -n
+}
+
+# parity OBJ GOVERNOR KERNEL_GOVERNOR MAX_L1: per-OPP residency of the BPF
+# governor against the in-kernel one on the same hog/idle pattern (2 s busy,
+# 2 s idle, three times).  Three alternated runs of each are summed: one run
+# of either governor can differ from the next by more than the threshold
+# under emulation, when a noisy idle phase sits an OPP higher.  The L1
+# distance of the two sums must be at most MAX_L1; each run is printed, and
+# the distance between runs of one governor, the emulator's noise, with it.
+parity() {
+	local obj=$1 gov=$2 kgov=$3 max=$4 run t_kernel=0 t_bpf=0 l1 dir=$BATS_TEST_TMPDIR
+	gov_load "$obj"
+	for run in 1 2 3; do
+		t_kernel=$((t_kernel + $(pattern_residency "$kgov" "$dir/kernel.$run")))
+		t_bpf=$((t_bpf + $(pattern_residency "$gov" "$dir/bpf.$run")))
+		echo "# run $run: $kgov $(tr '\n' ' ' < "$dir/kernel.$run")| $gov $(tr '\n' ' ' < "$dir/bpf.$run")" >&3
+	done
+	summed_residency "$dir"/kernel.? > "$dir/kernel"
+	summed_residency "$dir"/bpf.? > "$dir/bpf"
+	l1=$(l1_distance "$dir/kernel" "$dir/bpf")
+	echo "# $kgov: $t_kernel transitions, $(tr '\n' ' ' < "$dir/kernel")" >&3
+	echo "# $gov: $t_bpf transitions, $(tr '\n' ' ' < "$dir/bpf")" >&3
+	echo "# residency L1 distance $l1; runs 1-2: $kgov $(l1_distance "$dir/kernel.1" \
+		"$dir/kernel.2"), $gov $(l1_distance "$dir/bpf.1" "$dir/bpf.2")" >&3
+	awk -v d="$l1" -v max="$max" 'BEGIN { exit !(d <= max) }'
+	# Both follow the pattern: up and down three times a run at least.
+	[ "$t_kernel" -ge 18 ] && [ "$t_bpf" -ge 18 ]
+}
+
 # min_gap_us CPU: the shortest time between two cpu_frequency events of CPU
 # in the trace, in microseconds; empty with fewer than two events.
 min_gap_us() {
