@@ -39,6 +39,7 @@
  * end and a finished DL task must still bring its frequency down.
  */
 #include <gov_common.h>
+#include <bpf/bpf_core_read.h>
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -118,6 +119,7 @@ struct cpu_demand {
 	bool top;		/* RT: the top frequency, now */
 	bool boost;		/* a latency-sensitive task: hispeed_freq, now */
 	bool background;	/* @freq is background work's: step towards it */
+	u32 own_freq;		/* kHz: a foreground task's own need among it */
 	bool urgent;		/* DL bandwidth grew: no rate limit */
 };
 
@@ -128,6 +130,8 @@ extern struct rq runqueues __ksym;
 #define NICE_0_PRIO		(MAX_RT_PRIO + 20)
 /* Bandwidths (DL, hierarchical_quota) are a CPU's share in 1 << BW_SHIFT. */
 #define BW_SHIFT		20
+/* Flag bit of sched_avg.util_est, not part of the estimate. */
+#define UTIL_AVG_UNCHANGED	0x80000000U
 
 /* --- realtime ------------------------------------------------------------ */
 
@@ -171,19 +175,38 @@ static bool latency_sensitive(struct rq *rq)
 }
 
 /*
+ * A runnable task's uclamp.max caps it.  Its effective clamp is valid only
+ * while counted in its runqueue's buckets (active): until uclamp is first
+ * used, the kernel counts no task and leaves the value as forked.
+ */
+static bool task_capped(struct task_struct *task)
+{
+	struct uclamp_se *uclamp_max = &task->uclamp[UCLAMP_MAX];
+
+	return BPF_CORE_READ_BITFIELD(uclamp_max, active) &&
+	       BPF_CORE_READ_BITFIELD(uclamp_max, value) < SCHED_CAPACITY_SCALE;
+}
+
+/* A task is background work: niced to background_nice, SCHED_IDLE or capped. */
+static bool task_background(const struct classaware_tunables *t, struct task_struct *task)
+{
+	u32 nice = tunable_or(t->background_nice, 1, 19, DEFAULT_BACKGROUND_NICE);
+
+	return task->policy == SCHED_IDLE || task->static_prio >= NICE_0_PRIO + nice ||
+	       task_capped(task);
+}
+
+/*
  * Only background work runs: every runnable task capped by uclamp.max (the
- * runqueue's clamp is the highest of theirs), or a running task niced to
- * background_nice or SCHED_IDLE.
+ * runqueue's clamp is the highest of theirs), or the running task is
+ * background work.
  */
 static bool background_only(const struct classaware_tunables *t, struct rq *rq,
 			    struct task_struct *curr)
 {
-	u32 nice = tunable_or(t->background_nice, 1, 19, DEFAULT_BACKGROUND_NICE);
-
 	if (rq->uclamp[UCLAMP_MAX].value < SCHED_CAPACITY_SCALE)
 		return true;
-	return curr && (curr->policy == SCHED_IDLE ||
-			curr->static_prio >= NICE_0_PRIO + nice);
+	return curr && task_background(t, curr);
 }
 
 /* The CFS level the running task's bandwidth quota allows; 0: no quota. */
@@ -216,28 +239,46 @@ static bool cap_no_higher(u32 quota, u32 adopted)
  * and its quota cap.  The gentler answer is taken at once; one that asks for
  * more must hold for a tick, so that a kworker running for a moment next to
  * a background or capped hog does not lift the hog's frequency.  The idle
- * task leaves the answer as it was.
+ * task leaves the answer as it was.  Returns the running task when it is
+ * foreground work, else NULL.
  */
-static void cfs_character(const struct classaware_tunables *t, struct ca_cpu *ca_cpu,
-			  struct rq *rq, unsigned long cap, u64 time)
+static struct task_struct *cfs_character(const struct classaware_tunables *t,
+					 struct ca_cpu *ca_cpu, struct rq *rq,
+					 unsigned long cap, u64 time)
 {
 	struct task_struct *curr = rq_curr(rq);
 	bool background = background_only(t, rq, curr);
+	struct task_struct *foreground = curr && !task_background(t, curr) ? curr : NULL;
 	u32 quota = quota_cap_util(curr, cap);
 
 	if (!curr && !background)
-		return;
+		return NULL;
 	if ((background || !ca_cpu->background) && cap_no_higher(quota, ca_cpu->quota_util)) {
 		ca_cpu->greedier_since = 0;
 	} else if (!ca_cpu->greedier_since) {
 		ca_cpu->greedier_since = time;
-		return;
+		return foreground;
 	} else if (time - ca_cpu->greedier_since < TICK_NSEC) {
-		return;
+		return foreground;
 	}
 	ca_cpu->greedier_since = 0;
 	ca_cpu->background = background;
 	ca_cpu->quota_util = quota;
+	return foreground;
+}
+
+/*
+ * A task's own performance level: its utilization, or the estimate of it
+ * from its last runs when higher, plus the headroom, within its quota.
+ */
+static unsigned long task_perf(struct task_struct *p, unsigned long cap)
+{
+	unsigned long util = p->se.avg.util_avg;
+	unsigned long est = p->se.avg.util_est & ~UTIL_AVG_UNCHANGED;
+	u32 quota = quota_cap_util(p, cap);
+
+	util = map_util_perf(est > util ? est : util);
+	return quota && util > quota ? quota : util;
 }
 
 /* schedutil's performance level: utilization plus headroom, uclamp-bound. */
@@ -275,6 +316,7 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 	struct rq *rq = bpf_per_cpu_ptr(&runqueues, cpu);
 	unsigned long cap = bpf_cpufreq_cpu_capacity(cpu) ?: SCHED_CAPACITY_SCALE;
 	unsigned long util, floor;
+	struct task_struct *foreground;
 	u64 dl_bw;
 
 	__builtin_memset(d, 0, sizeof(*d));
@@ -294,7 +336,7 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 							     DEFAULT_BOOST_HOLD_US) * NSEC_PER_USEC;
 	d->boost = (s64)(ca_cpu->boost_until - time) > 0;
 
-	cfs_character(t, ca_cpu, rq, cap, time);
+	foreground = cfs_character(t, ca_cpu, rq, cap, time);
 	util = cfs_perf(cpu);
 	if (ca_cpu->quota_util && util > ca_cpu->quota_util)
 		util = ca_cpu->quota_util;
@@ -304,6 +346,14 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 	else
 		util = floor;
 	d->freq = map_util_freq(util, capacity_ref_freq(policy), cap);
+	/*
+	 * Until the CPU counts as foreground again, a tick later, a task that
+	 * is not background work gets at least what it needs alone: its
+	 * utilization, not the CPU's, which the background work fills.
+	 */
+	if (d->background && foreground)
+		d->own_freq = map_util_freq(task_perf(foreground, cap),
+					    capacity_ref_freq(policy), cap);
 	return 0;
 }
 
@@ -367,6 +417,7 @@ static void classaware_eval(struct cpufreq_policy *policy, struct ca_policy *ca,
 			bg = d.freq > bg ? d.freq : bg;
 		else
 			fg = d.freq > fg ? d.freq : fg;
+		fg = d.own_freq > fg ? d.own_freq : fg;
 	}
 	/* A jump to hispeed_freq does not wait for the rate limit. */
 	if (boost && policy->cur < hispeed)
