@@ -45,6 +45,7 @@ struct bsg_policy {
 	u32 cached_raw_freq;
 	u32 limits_changed;
 	u32 need_freq_update;
+	u32 transition_delay_us;	/* the driver's, read once at start */
 };
 
 /* Per-CPU state: struct sugov_cpu in-kernel. */
@@ -72,13 +73,12 @@ struct {
 } sg_cpus SEC(".maps");
 
 /* The rate limit in force: the tunable, or the driver's transition delay. */
-static u64 sugov_rate_limit_ns(struct cpufreq_policy *policy)
+static u64 sugov_rate_limit_ns(struct cpufreq_policy *policy, struct bsg_policy *sg_policy)
 {
 	struct schedutil_tunables *t = policy_slot(&tunables, policy);
-	u32 def = bpf_cpufreq_transition_delay_us(policy);
 
-	return (u64)tunable_or(t ? t->rate_limit_us : 0, 1, RATE_LIMIT_US_MAX, def) *
-	       NSEC_PER_USEC;
+	return (u64)tunable_or(t ? t->rate_limit_us : 0, 1, RATE_LIMIT_US_MAX,
+			       sg_policy->transition_delay_us) * NSEC_PER_USEC;
 }
 
 static bool sugov_should_update_freq(struct cpufreq_policy *policy,
@@ -91,7 +91,7 @@ static bool sugov_should_update_freq(struct cpufreq_policy *policy,
 	}
 	/* The rq clocks of two CPUs may disagree: a "negative" delta is 0. */
 	return (s64)(time - sg_policy->last_freq_update_time) >=
-	       (s64)sugov_rate_limit_ns(policy);
+	       (s64)sugov_rate_limit_ns(policy, sg_policy);
 }
 
 static bool sugov_update_next_freq(struct bsg_policy *sg_policy, u64 time,
@@ -326,6 +326,8 @@ int BPF_PROG(sugov_start, struct cpufreq_policy *policy)
 	sg_policy->limits_changed = 0;
 	sg_policy->need_freq_update = 0;
 	sg_policy->busy = 0;
+	/* A kfunc call less on the hot path: the driver's delay does not change. */
+	sg_policy->transition_delay_us = bpf_cpufreq_transition_delay_us(policy);
 
 	for_each_policy_cpu(cpu, policy) {
 		struct bsg_cpu *sg_cpu = cpu_slot(&sg_cpus, cpu);
