@@ -24,8 +24,10 @@ DEPS := linux-source-6.12 clang-19 llvm-19 lld-19 libelf-dev zlib1g-dev \
 	rt-tests rt-app stress-ng linux-cpupower trace-cmd gnuplot-nox \
 	busybox-static libcap-dev python3 jq
 
-BPF_SRCS := $(wildcard bpf-governors/*.bpf.c) $(wildcard selftests/bpf/*.bpf.c)
-BPF_OBJS := $(patsubst %.bpf.c,$(BUILD)/bpf/%.bpf.o,$(notdir $(BPF_SRCS)))
+# The shipped governors in build/bpf (what the loader lists), the
+# selftests' objects apart in build/bpf-tests.
+BPF_OBJS := $(patsubst bpf-governors/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(wildcard bpf-governors/*.bpf.c)) \
+	$(patsubst selftests/bpf/%.bpf.c,$(BUILD)/bpf-tests/%.bpf.o,$(wildcard selftests/bpf/*.bpf.c))
 BPF_HDRS := $(wildcard include/*.h)
 
 SELFTEST_TOOLS := $(BUILD)/selftests/link_update $(BUILD)/selftests/churn
@@ -53,7 +55,8 @@ $(LOADER): $(LOADER_SRCS) $(LOADER_HDRS) $(LIBBPF_A)
 $(BUILD)/tests/%: loader/tests/%.c $(filter-out loader/main.c,$(LOADER_SRCS)) $(LOADER_HDRS) \
 		$(wildcard loader/tests/*.h) $(LIBBPF_A)
 	@mkdir -p $(@D)
-	$(CC) $(LOADER_CFLAGS) -Iloader -DTEST_OBJDIR='"$(BUILD)/bpf"' $< \
+	$(CC) $(LOADER_CFLAGS) -Iloader -DTEST_OBJDIR='"$(BUILD)/bpf"' \
+		-DTEST_TESTOBJDIR='"$(BUILD)/bpf-tests"' $< \
 		$(filter-out loader/main.c,$(LOADER_SRCS)) -o $@ $(USER_LDLIBS)
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the loader, the shipped
@@ -130,7 +133,7 @@ $(BUILD)/bpf/%.bpf.o: bpf-governors/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/bpf/%.bpf.o: selftests/bpf/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
+$(BUILD)/bpf-tests/%.bpf.o: selftests/bpf/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 

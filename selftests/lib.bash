@@ -8,7 +8,7 @@ TOOLS=/tmp/cpufreq-bpf
 if [ ! -e "$TOOLS/.copied" ]; then
 	mkdir -p "$TOOLS/bpf"
 	cp "$ROOT/build/tools/bpftool/bpftool" "$ROOT"/build/selftests/* "$TOOLS/"
-	cp "$ROOT"/build/bpf/*.bpf.o "$TOOLS/bpf/"
+	cp "$ROOT"/build/bpf/*.bpf.o "$ROOT"/build/bpf-tests/*.bpf.o "$TOOLS/bpf/"
 	touch "$TOOLS/.copied"
 fi
 BPFTOOL=$TOOLS/bpftool

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests: the BTF field mapping on the real governor objects.
- * Usage: btf_fields [OBJDIR]; the default is the build's object directory.
+ * Usage: btf_fields [OBJDIR [TESTOBJDIR]]: the governors' and the selftests'
+ * object directories; the defaults are the build's.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "loader.h"
@@ -14,14 +16,21 @@
 #ifndef TEST_OBJDIR
 #define TEST_OBJDIR "build/bpf"
 #endif
+#ifndef TEST_TESTOBJDIR
+#define TEST_TESTOBJDIR "build/bpf-tests"
+#endif
 
 static const char *dir = TEST_OBJDIR;
+static const char *test_dir = TEST_TESTOBJDIR;
 
+/* Opens @name from the governors' directory, or the selftests' one. */
 static int open_layout(const char *name, struct gov_object *go, struct layout *l)
 {
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/%s.bpf.o", dir, name);
+	if (access(path, F_OK))
+		snprintf(path, sizeof(path), "%s/%s.bpf.o", test_dir, name);
 	memset(l, 0, sizeof(*l));
 	if (object_open(path, NULL, go))
 		return -ENOENT;
@@ -149,6 +158,8 @@ int main(int argc, char **argv)
 {
 	if (argc > 1)
 		dir = argv[1];
+	if (argc > 2)
+		test_dir = argv[2];
 	libbpf_set_print(NULL);
 	test_interactive();
 	test_others();
