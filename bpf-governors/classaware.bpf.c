@@ -82,8 +82,12 @@ struct ca_policy {
 	u64 last_update;	/* ns: last change CFS alone asked for */
 	u64 last_step;		/* ns: last background step up */
 	u32 bg_level;		/* kHz: where background work has climbed to */
-	u32 next_freq;
-	u32 limits_changed;
+	u32 next_freq;		/* kHz: the last request of an evaluation */
+	/*
+	 * The next evaluation requests at once, even an unchanged frequency:
+	 * the limits changed, or a CPU asked for the top on its own.
+	 */
+	u32 resend;
 	u32 recheck_armed;	/* the sample timer will re-evaluate */
 	u32 rerun;		/* an update came while another CPU evaluated */
 };
@@ -168,6 +172,18 @@ static struct task_struct *rq_curr(struct rq *rq)
 	return curr && curr->pid ? curr : NULL;
 }
 
+/*
+ * The running task if it is a CFS task, else NULL: a DL or RT task (the
+ * framework's kthread switching the frequency, for milliseconds under
+ * emulation) says no more of the CFS work than the idle task does.
+ */
+static struct task_struct *cfs_curr(struct rq *rq)
+{
+	struct task_struct *curr = rq_curr(rq);
+
+	return curr && curr->prio >= MAX_RT_PRIO ? curr : NULL;
+}
+
 /* A latency-sensitive task is runnable: uclamp.min of the task or group. */
 static bool latency_sensitive(struct rq *rq)
 {
@@ -209,15 +225,15 @@ static bool background_only(const struct classaware_tunables *t, struct rq *rq,
 	return curr && task_background(t, curr);
 }
 
-/* The CFS level the running task's bandwidth quota allows; 0: no quota. */
-static u32 quota_cap_util(struct task_struct *curr, unsigned long cap)
+/* The CFS level the quota of CFS task @task's group allows; 0: no quota. */
+static u32 quota_cap_util(struct task_struct *task, unsigned long cap)
 {
 	struct task_group *tg;
 	s64 share;
 
-	if (!curr || curr->prio < MAX_RT_PRIO)
+	if (!task)
 		return 0;
-	tg = curr->sched_task_group;
+	tg = task->sched_task_group;
 	if (!tg)
 		return 0;
 	share = tg->cfs_bandwidth.hierarchical_quota;
@@ -239,20 +255,29 @@ static bool cap_no_higher(u32 quota, u32 adopted)
  * and its quota cap.  The gentler answer is taken at once; one that asks for
  * more must hold for a tick, so that a kworker running for a moment next to
  * a background or capped hog does not lift the hog's frequency.  The idle
- * task leaves the answer as it was.  Returns the running task when it is
- * foreground work, else NULL.
+ * task, or a DL or RT one, leaves the answer as it was unless the runqueue's
+ * clamp makes it gentler.  The tick is one of CFS tasks running: the CPU
+ * having been idle (@woke) restarts it, since a group throttled by its quota
+ * idles the CPU between a kworker's short runs, and no update() comes while
+ * it idles.  Returns the running task when it is foreground CFS work, else
+ * NULL.
  */
 static struct task_struct *cfs_character(const struct classaware_tunables *t,
 					 struct ca_cpu *ca_cpu, struct rq *rq,
-					 unsigned long cap, u64 time)
+					 unsigned long cap, u64 time, bool woke)
 {
-	struct task_struct *curr = rq_curr(rq);
+	struct task_struct *curr = cfs_curr(rq);
 	bool background = background_only(t, rq, curr);
 	struct task_struct *foreground = curr && !task_background(t, curr) ? curr : NULL;
 	u32 quota = quota_cap_util(curr, cap);
 
-	if (!curr && !background)
+	if (!curr || woke)
+		ca_cpu->greedier_since = 0;
+	if (!curr) {
+		if (background)
+			ca_cpu->background = true;
 		return NULL;
+	}
 	if ((background || !ca_cpu->background) && cap_no_higher(quota, ca_cpu->quota_util)) {
 		ca_cpu->greedier_since = 0;
 	} else if (!ca_cpu->greedier_since) {
@@ -318,6 +343,7 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 	unsigned long util, floor;
 	struct task_struct *foreground;
 	u64 dl_bw;
+	bool woke;
 
 	__builtin_memset(d, 0, sizeof(*d));
 	if (!ca_cpu || !rq)
@@ -331,12 +357,13 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 	d->urgent = dl_bw > ca_cpu->dl_bw;
 	ca_cpu->dl_bw = dl_bw;
 
-	if (left_idle(ca_cpu, rq, cpu) && latency_sensitive(rq))
+	woke = left_idle(ca_cpu, rq, cpu);
+	if (woke && latency_sensitive(rq))
 		ca_cpu->boost_until = time + (u64)tunable_or(t->boost_hold_us, 1, TIME_MAX_US,
 							     DEFAULT_BOOST_HOLD_US) * NSEC_PER_USEC;
 	d->boost = (s64)(ca_cpu->boost_until - time) > 0;
 
-	foreground = cfs_character(t, ca_cpu, rq, cap, time);
+	foreground = cfs_character(t, ca_cpu, rq, cap, time, woke);
 	util = cfs_perf(cpu);
 	if (ca_cpu->quota_util && util > ca_cpu->quota_util)
 		util = ca_cpu->quota_util;
@@ -398,7 +425,7 @@ static void classaware_eval(struct cpufreq_policy *policy, struct ca_policy *ca,
 {
 	struct classaware_tunables *t = policy_slot(&tunables, policy);
 	u32 fg = 0, bg = 0, next, cpu, hispeed;
-	bool urgent = ca->limits_changed, boost = false;
+	bool urgent = ca->resend, boost = false;
 	struct cpu_demand d;
 
 	if (!t)
@@ -435,11 +462,13 @@ static void classaware_eval(struct cpufreq_policy *policy, struct ca_policy *ca,
 request:
 	if (!urgent && (s64)(time - ca->last_update) < (s64)rate_limit_ns(t, policy))
 		return;
-	ca->last_update = time;
-	/* After a limits change, the same frequency may need resending. */
-	if (next == ca->next_freq && !ca->limits_changed)
+	/* A CPU's signals changed while they were read: the rerun decides. */
+	if (ca->rerun)
 		return;
-	ca->limits_changed = 0;
+	ca->last_update = time;
+	if (next == ca->next_freq && !ca->resend)
+		return;
+	ca->resend = 0;
 	ca->next_freq = next;
 	bpf_cpufreq_request(policy, next);
 }
@@ -477,15 +506,30 @@ static bool ca_leave(struct ca_policy *ca)
 	return !again;
 }
 
-/* Evaluates the policy now, and again later while it is above its minimum. */
-static void classaware_run(struct cpufreq_policy *policy)
+/*
+ * Evaluates the policy now, and again later while it is above its minimum.
+ * @cpu: the CPU whose update brought us here, or -1 from the sample timer.
+ */
+static void classaware_run(struct cpufreq_policy *policy, s32 cpu)
 {
 	struct ca_policy *ca = policy_slot(&ca_policies, policy);
 	int pass;
 
-	if (!ca || !ca_enter(ca))
+	if (!ca)
 		return;
-	/* A rerun's rerun waits for the next update or recheck. */
+	if (!ca_enter(ca)) {
+		/*
+		 * RT work does not wait for the other CPU's rerun: that CPU
+		 * may be held up (a preempted vCPU, for milliseconds).  Its
+		 * evaluation makes no request while the rerun is pending, and
+		 * the rerun resends what it decides, the same or not.
+		 */
+		if (cpu >= 0 && bpf_cpufreq_cpu_rt_runnable(cpu)) {
+			ca->resend = 1;
+			bpf_cpufreq_request(policy, policy->cpuinfo.max_freq);
+		}
+		return;
+	}
 	for (pass = 0; pass < 2; pass++) {
 		/* One clock for update() and sample(): the rq clock is per CPU. */
 		classaware_eval(policy, ca, bpf_ktime_get_ns());
@@ -495,7 +539,12 @@ static void classaware_run(struct cpufreq_policy *policy)
 		if (ca_leave(ca))
 			return;
 	}
+	/*
+	 * A rerun's rerun goes to the sample timer, due now: left to the next
+	 * update, an RT wake-up it stands for could run a tick below the top.
+	 */
 	gov_leave(ca);
+	bpf_cpufreq_sample_in(policy, 0);
 }
 
 /*
@@ -516,7 +565,7 @@ void BPF_PROG(classaware_update, struct cpufreq_policy *policy, s32 cpu, u64 tim
 	if (cfs_wakeup_on_idle(cpu))
 		bpf_cpufreq_sample_in(policy, 0);
 	else
-		classaware_run(policy);
+		classaware_run(policy, cpu);
 }
 
 SEC("struct_ops/sample")
@@ -526,7 +575,7 @@ void BPF_PROG(classaware_sample, struct cpufreq_policy *policy)
 
 	if (ca)
 		ca->recheck_armed = 0;
-	classaware_run(policy);
+	classaware_run(policy, -1);
 }
 
 SEC("struct_ops.s/start")
@@ -542,7 +591,7 @@ int BPF_PROG(classaware_start, struct cpufreq_policy *policy)
 	ca->last_step = 0;
 	ca->bg_level = 0;
 	ca->next_freq = 0;
-	ca->limits_changed = 0;
+	ca->resend = 0;
 	ca->recheck_armed = 0;
 	ca->rerun = 0;
 	ca->busy = 0;
@@ -562,7 +611,7 @@ void BPF_PROG(classaware_limits, struct cpufreq_policy *policy)
 
 	/* The next update re-evaluates regardless of the rate limit. */
 	if (ca)
-		ca->limits_changed = 1;
+		ca->resend = 1;
 }
 
 SEC(".struct_ops.link")

@@ -94,10 +94,11 @@ l1_distance() {
 		      printf "%.4f\n", d }'
 }
 
-# stopped_hog CPU: a busy loop pinned to CPU, stopped before it starts
-# spinning so that it can be released at a known time; prints its pid.
+# stopped_hog CPU [WRAPPER...]: a busy loop pinned to CPU, stopped before it
+# starts spinning so that it can be released at a known time; WRAPPER (e.g.
+# uclampset -M 800) runs it.  Its pid is the last in HOGS.
 stopped_hog() {
-	taskset -c "$1" bash -c 'kill -STOP $$; while :; do :; done' &
+	"${@:2}" taskset -c "$1" bash -c 'kill -STOP $$; while :; do :; done' &
 	HOGS="${HOGS:-} $!"
 	wait_for 5 is_stopped $!
 }
