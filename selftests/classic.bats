@@ -122,7 +122,10 @@ nice_hog() {
 	local low high
 	gov_load ondemand
 	set_governor 0 bpf_ondemand
-	set_tunables ondemand ondemand_tunables 0 sampling_rate=$SLOW_RATE
+	# up_threshold=80: the hog's first sample may see it for part of the
+	# period only (90%, say), and the proportional target for that is the
+	# top too, but only the threshold's jump sets the down factor.
+	set_tunables ondemand ondemand_tunables 0 sampling_rate=$SLOW_RATE up_threshold=80
 	# A 50% load after a hog: proportional, 1200 MHz, from the next
 	# sample on; with sampling_down_factor=50 the sample after the jump to
 	# the top comes 50 x 100 ms later.
