@@ -228,12 +228,9 @@ static bool background_only(const struct classaware_tunables *t, struct rq *rq,
 /* The CFS level the quota of CFS task @task's group allows; 0: no quota. */
 static u32 quota_cap_util(struct task_struct *task, unsigned long cap)
 {
-	struct task_group *tg;
+	struct task_group *tg = task->sched_task_group;
 	s64 share;
 
-	if (!task)
-		return 0;
-	tg = task->sched_task_group;
 	if (!tg)
 		return 0;
 	share = tg->cfs_bandwidth.hierarchical_quota;
@@ -266,18 +263,20 @@ static struct task_struct *cfs_character(const struct classaware_tunables *t,
 					 struct ca_cpu *ca_cpu, struct rq *rq,
 					 unsigned long cap, u64 time, bool woke)
 {
-	struct task_struct *curr = cfs_curr(rq);
+	struct task_struct *curr = cfs_curr(rq), *foreground;
 	bool background = background_only(t, rq, curr);
-	struct task_struct *foreground = curr && !task_background(t, curr) ? curr : NULL;
-	u32 quota = quota_cap_util(curr, cap);
+	u32 quota;
 
-	if (!curr || woke)
-		ca_cpu->greedier_since = 0;
 	if (!curr) {
+		ca_cpu->greedier_since = 0;
 		if (background)
 			ca_cpu->background = true;
 		return NULL;
 	}
+	if (woke)
+		ca_cpu->greedier_since = 0;
+	foreground = task_background(t, curr) ? NULL : curr;
+	quota = quota_cap_util(curr, cap);
 	if ((background || !ca_cpu->background) && cap_no_higher(quota, ca_cpu->quota_util)) {
 		ca_cpu->greedier_since = 0;
 	} else if (!ca_cpu->greedier_since) {

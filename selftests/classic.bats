@@ -72,10 +72,8 @@ after_hog_at() {
 # Released once started: its start-up (exec, page faults) is system time,
 # which counts as busy, nice or not.
 nice_hog() {
-	nice -n 19 taskset -c "$1" bash -c 'kill -STOP $$; while :; do :; done' &
-	HOGS="${HOGS:-} $!"
-	wait_for 5 is_stopped $!
-	kill -CONT $!
+	stopped_hog "$1" nice -n 19
+	kill -CONT "${HOGS##* }"
 }
 
 @test "bpf_ondemand ramps up under a hog and down after" {
