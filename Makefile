@@ -3,12 +3,24 @@
 #   make deps    install build and test dependencies (apt-get, as root)
 #   make         patched kernel (+ debug kernel), bpftool/libbpf, vmlinux.h,
 #                BPF governors and the loader, all under build/
-#   make check   host unit tests, then every BATS suite inside the VM
-#   make demo    boot the VM and show governors at work
+#   make check   deps, everything, then host unit tests and every BATS suite
+#                inside the VM
+#   make demo    deps, the default kernel and what the tour uses, then boot
+#                the VM and show governors at work (never the debug kernel)
 #   make bench   benchmarks (not tests): CSV, plots and a summary in build/bench
+#
+# Long steps print a line each; V=1 shows the commands.
 
 SHELL := /bin/bash
 BUILD := $(CURDIR)/build
+# Quiet by default, kbuild style: Q hides a command, say prints its line.
+ifeq ($(V),1)
+Q :=
+say := @true
+else
+Q := @
+say := @printf '  %-8s %s\n'
+endif
 export CACHE ?= /var/cache/cpufreq-bpf
 
 CLANG ?= clang-19
@@ -22,7 +34,7 @@ VMLINUX_H := $(BUILD)/vmlinux.h
 DEPS := linux-source-6.12 clang-19 llvm-19 lld-19 libelf-dev zlib1g-dev \
 	flex bison bc dwarves libssl-dev cpio ccache qemu-system-x86 bats \
 	rt-tests rt-app stress-ng linux-cpupower trace-cmd gnuplot-nox \
-	busybox-static libcap-dev python3 jq
+	busybox-static libcap-dev python3 jq lz4
 
 # The shipped governors in build/bpf (what the loader lists), the
 # selftests' objects apart in build/bpf-tests.
@@ -42,20 +54,22 @@ LOADER_TESTS := $(patsubst loader/tests/%.c,$(BUILD)/tests/%,$(wildcard loader/t
 # Names and paths are cut to the kernel's sizes on purpose.
 LOADER_CFLAGS := $(USER_CFLAGS) -Wno-format-truncation
 
-.PHONY: all deps kernel kernel-debug tools bpf loader install check demo bench clean FORCE
+.PHONY: all deps kernel kernel-debug tools bpf governors loader install check demo bench clean FORCE
 all: kernel kernel-debug tools bpf $(SELFTEST_TOOLS) $(if $(LOADER_SRCS),loader) $(LOADER_TESTS)
 
 loader: $(LOADER)
 
 $(LOADER): $(LOADER_SRCS) $(LOADER_HDRS) $(LIBBPF_A)
 	@mkdir -p $(@D)
-	$(CC) $(LOADER_CFLAGS) -DCPUFREQ_BPF_OBJDIR='"$(BUILD)/bpf"' $(LOADER_SRCS) -o $@ $(USER_LDLIBS)
+	$(say) LOADER $(@F)
+	$(Q)$(CC) $(LOADER_CFLAGS) -DCPUFREQ_BPF_OBJDIR='"$(BUILD)/bpf"' $(LOADER_SRCS) -o $@ $(USER_LDLIBS)
 
 # Host-side unit tests: each links the loader's modules but its main.
 $(BUILD)/tests/%: loader/tests/%.c $(filter-out loader/main.c,$(LOADER_SRCS)) $(LOADER_HDRS) \
 		$(wildcard loader/tests/*.h) $(LIBBPF_A)
 	@mkdir -p $(@D)
-	$(CC) $(LOADER_CFLAGS) -Iloader -DTEST_OBJDIR='"$(BUILD)/bpf"' \
+	$(say) UNIT $(@F)
+	$(Q)$(CC) $(LOADER_CFLAGS) -Iloader -DTEST_OBJDIR='"$(BUILD)/bpf"' \
 		-DTEST_TESTOBJDIR='"$(BUILD)/bpf-tests"' $< \
 		$(filter-out loader/main.c,$(LOADER_SRCS)) -o $@ $(USER_LDLIBS)
 
@@ -85,13 +99,20 @@ install: $(INSTALLED_LOADER) $(SHIPPED_GOVS)
 	[ -e $(DESTDIR)/etc/cpufreq-bpf.conf ] || \
 		install -D -m 0644 loader/cpufreq-bpf.conf $(DESTDIR)/etc/cpufreq-bpf.conf
 
+# Idempotent: one line when everything is there; apt-get's output goes to
+# build/deps.log, its end printed when it fails.
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f '$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'ok installed' || echo $$p; done); \
-	if [ -n "$$missing" ]; then \
-		echo "installing:" $$missing; \
-		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
-	else echo "deps: all installed"; fi
+	if [ -z "$$missing" ]; then echo "[deps] all installed"; exit 0; fi; \
+	if [ "$$(id -u)" != 0 ]; then \
+		echo "[deps] missing:" $$missing "; run 'make deps' as root" >&2; exit 1; fi; \
+	mkdir -p $(BUILD); start=$$SECONDS; \
+	echo "[deps] installing $$(wc -w <<< "$$missing") packages (log: $(BUILD)/deps.log)"; \
+	if ! { apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q $$missing; } > $(BUILD)/deps.log 2>&1; then \
+		tail -20 $(BUILD)/deps.log >&2; echo "[deps] apt-get failed" >&2; exit 1; fi; \
+	echo "[deps] installed in $$((SECONDS - start)) s"
 
 kernel: $(BUILD)/kernel/bzImage
 kernel-debug: $(BUILD)/kernel-debug/bzImage
@@ -113,35 +134,44 @@ tools: $(BPFTOOL) $(LIBBPF_A)
 
 $(BPFTOOL): $(BUILD)/kernel/bzImage
 	@mkdir -p $(@D)
-	$(MAKE) -s -C $(KSRC)/tools/bpf/bpftool OUTPUT=$(BUILD)/tools/bpftool/ \
+	$(say) TOOLS bpftool
+	$(Q)$(MAKE) -s -C $(KSRC)/tools/bpf/bpftool OUTPUT=$(BUILD)/tools/bpftool/ \
 		CLANG=$(CLANG) LLVM_STRIP=$(LLVM_STRIP) >/dev/null
 
 $(LIBBPF_A): $(BUILD)/kernel/bzImage
 	@mkdir -p $(@D)
-	$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(LIBBPF_DIR)/ BUILD_STATIC_ONLY=1 \
+	$(say) TOOLS libbpf
+	$(Q)$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(LIBBPF_DIR)/ BUILD_STATIC_ONLY=1 \
 		DESTDIR=$(LIBBPF_DIR) prefix= install >/dev/null
 
 $(VMLINUX_H): $(BUILD)/kernel/bzImage $(BPFTOOL)
-	$(BPFTOOL) btf dump file $(BUILD)/kernel/vmlinux format c > $@.tmp && mv $@.tmp $@
+	$(say) GEN vmlinux.h
+	$(Q)$(BPFTOOL) btf dump file $(BUILD)/kernel/vmlinux format c > $@.tmp && mv $@.tmp $@
 
 bpf: $(BPF_OBJS)
+governors: $(SHIPPED_GOVS)
 
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(BUILD) -I$(CURDIR)/include -I$(LIBBPF_DIR)/include
 
 $(BUILD)/bpf/%.bpf.o: bpf-governors/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
 	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(say) BPF $(@F)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/bpf-tests/%.bpf.o: selftests/bpf/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
 	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(say) BPF $(@F)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/selftests/%: selftests/tools/%.c $(LIBBPF_A)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) $< -o $@ $(USER_LDLIBS)
+	$(say) CC $(@F)
+	$(Q)$(CC) $(USER_CFLAGS) $< -o $@ $(USER_LDLIBS)
 
-check: all
+# Both set themselves up: deps first, then only what they use.
+check: deps
+	@$(MAKE) --no-print-directory all
 	selftests/run-all
 
 # Benchmarks: the helpers bench/guest runs in the VM, then bench/run.
@@ -161,7 +191,8 @@ $(BUILD)/bench-tools/schedutil_612.bpf.o: bpf-governors/schedutil.bpf.c
 bench: all $(BENCH_TOOLS)
 	bench/run
 
-demo: all
+demo: deps
+	@$(MAKE) --no-print-directory kernel tools governors loader
 	selftests/demo
 
 clean:
