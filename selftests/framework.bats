@@ -181,7 +181,7 @@ teardown() {
 	set_governor 0 bpf_test
 	start_hog 0
 	wait_for 10 test "$(seen test_gov update)" -gt 0
-	"$LINK_UPDATE" "$LINKS/test_gov_ops" "$BPF_OBJ/test_v2.bpf.o"
+	"$LINK_UPDATE" "$LINKS/test_gov_ops" "$TEST_OBJ/test_v2.bpf.o"
 	grep -q '^link_updates 1$' "$BPF_DEBUGFS/bpf_test/stats"
 	sleep 0.5
 	# v2 runs the policy without ever having been started on it: no
@@ -218,7 +218,7 @@ teardown() {
 }
 
 @test "the kfuncs are refused to other program types" {
-	run "$BPFTOOL" prog load "$BPF_OBJ/bad_kfunc_in_syscall.bpf.o" /sys/fs/bpf/bad_kfunc
+	run "$BPFTOOL" prog load "$TEST_OBJ/bad_kfunc_in_syscall.bpf.o" /sys/fs/bpf/bad_kfunc
 	[ "$status" -ne 0 ]
 	[ ! -e /sys/fs/bpf/bad_kfunc ]
 }

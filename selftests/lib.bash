@@ -4,15 +4,19 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # bpftool and the BPF objects run from the guest's tmpfs: run from the 9p
 # mount, bpftool was seen to wedge the 9p channel under TCG now and then.
+# The shipped governors and the tests' own objects stay apart, as in build/:
+# the loader lists what is in BPF_OBJ.
 TOOLS=/tmp/cpufreq-bpf
 if [ ! -e "$TOOLS/.copied" ]; then
-	mkdir -p "$TOOLS/bpf"
+	mkdir -p "$TOOLS/bpf" "$TOOLS/bpf-tests"
 	cp "$ROOT/build/tools/bpftool/bpftool" "$ROOT"/build/selftests/* "$TOOLS/"
-	cp "$ROOT"/build/bpf/*.bpf.o "$ROOT"/build/bpf-tests/*.bpf.o "$TOOLS/bpf/"
+	cp "$ROOT"/build/bpf/*.bpf.o "$TOOLS/bpf/"
+	cp "$ROOT"/build/bpf-tests/*.bpf.o "$TOOLS/bpf-tests/"
 	touch "$TOOLS/.copied"
 fi
 BPFTOOL=$TOOLS/bpftool
 BPF_OBJ=$TOOLS/bpf
+TEST_OBJ=$TOOLS/bpf-tests
 LINK_UPDATE=$TOOLS/link_update
 CHURN=$TOOLS/churn
 CPUFREQ=/sys/devices/system/cpu/cpufreq
@@ -83,9 +87,12 @@ trace_off() {
 # BPF governors registered with plain bpftool, links pinned in $LINKS.
 LINKS=/sys/fs/bpf/selftest
 
+# register OBJ: a shipped governor's object, or else a test object.
 register() {
+	local o=$BPF_OBJ/$1.bpf.o
+	[ -e "$o" ] || o=$TEST_OBJ/$1.bpf.o
 	mkdir -p "$LINKS"
-	"$BPFTOOL" struct_ops register "$BPF_OBJ/$1.bpf.o" "$LINKS"
+	"$BPFTOOL" struct_ops register "$o" "$LINKS"
 }
 
 # unregister MAP: drops the pinned link of struct_ops map MAP.

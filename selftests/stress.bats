@@ -15,7 +15,7 @@ teardown() {
 	start_hog 2
 	# Both policies on it each cycle, policy2 switched away first every
 	# other cycle; each back on its previous governor after every removal.
-	"$CHURN" "$BPF_OBJ/test_gov.bpf.o" bpf_test 200 0 2
+	"$CHURN" "$TEST_OBJ/test_gov.bpf.o" bpf_test 200 0 2
 	[ "$(governor 0)" = schedutil ]
 	governor_gone bpf_test
 }
