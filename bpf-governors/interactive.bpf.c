@@ -52,7 +52,11 @@ struct interactive_tunables {
 	u32 timer_slack __tunable_range(1, 4294967295) __tunable_unit("us");
 	/* 1: stay at hispeed_freq or above. */
 	u32 boost __tunable_range(0, 1);
-	/* Any new value: boost for boostpulse_duration. */
+	/*
+	 * Non-zero: boost for boostpulse_duration.  The governor sets it back
+	 * to 0 once seen, so that the same value written again is a new pulse
+	 * (Android's power HAL writes 1 on every touch).
+	 */
 	u32 boostpulse __tunable_range(0, 4294967295);
 	u32 boostpulse_duration __tunable_range(1, 10000000) __tunable_unit("us");
 	/* 1: time waiting for I/O counts as busy. */
@@ -85,7 +89,6 @@ struct ipolicy {
 	u64 hispeed_validate_time;	/* us */
 	u64 boostpulse_endtime;		/* us */
 	u32 boost_seen;
-	u32 boostpulse_seen;
 	u32 sampling;			/* the sample timer is periodic */
 };
 
@@ -229,15 +232,19 @@ static s64 update_load(struct icpu *ic, s32 cpu, bool io_busy, u32 cur, bool *bu
 	return active_time * cur / delta_time * 100;
 }
 
-/* Boost on, or a boost pulse under way; notes boost and boostpulse writes. */
-static bool update_boost(struct ipolicy *ip, const struct interactive_tunables *t, u64 now)
+/*
+ * Boost on, or a boost pulse under way; notes boost writes and takes a
+ * pending boostpulse (a write between the read and the clear falls in the
+ * pulse that starts now).
+ */
+static bool update_boost(struct ipolicy *ip, struct interactive_tunables *t, u64 now)
 {
 	u32 boost = tunable_or(t->boost, 0, 1, 0);
 	u32 duration = tunable_or(t->boostpulse_duration, 1, TIME_MAX_US,
 				  DEFAULT_BOOSTPULSE_DURATION);
 
-	if (t->boostpulse != ip->boostpulse_seen) {
-		ip->boostpulse_seen = t->boostpulse;
+	if (t->boostpulse) {
+		t->boostpulse = 0;
 		ip->boostpulse_endtime = now + duration;
 	}
 	/* Turning boost off ends a pulse as well. */
@@ -331,7 +338,7 @@ SEC("struct_ops/sample")
 void BPF_PROG(interactive_sample, struct cpufreq_policy *policy)
 {
 	struct ipolicy *ip = policy_slot(&ipolicies, policy);
-	const struct interactive_tunables *t = policy_slot(&tunables, policy);
+	struct interactive_tunables *t = policy_slot(&tunables, policy);
 	u64 loadadjfreq = 0, now = bpf_ktime_get_ns() / NSEC_PER_USEC;
 	bool io_busy, boosted, busy = false, evaluated = false, ramping = false;
 	u32 cpu;
@@ -389,15 +396,29 @@ void BPF_PROG(interactive_update, struct cpufreq_policy *policy, s32 cpu, u64 ti
 	if (!ip || !ic || !t)
 		return;
 
-	if (t->boostpulse != ip->boostpulse_seen ||
-	    tunable_or(t->boost, 0, 1, 0) != ip->boost_seen) {
+	if (t->boostpulse || tunable_or(t->boost, 0, 1, 0) != ip->boost_seen) {
 		bpf_cpufreq_sample_in(policy, 0);
 		return;
 	}
 
-	/* Not idle since the last update: nothing new. */
+	/*
+	 * Only @cpu itself can tell that it left idle.  Another CPU of the
+	 * policy updates @cpu's blocked load while @cpu still idles (the
+	 * scheduler's nohz load refresh); taking the idle-entry count there
+	 * would hide the idle exit that follows, and a hog starting then
+	 * would never be sampled (the policy at its minimum, no timer armed).
+	 */
+	if (cpu != (s32)bpf_get_smp_processor_id())
+		return;
+	/*
+	 * Not idle since the last update: nothing new, unless sampling has
+	 * stopped: the seed re-arms a CPU's timer whenever the CPU runs and
+	 * finds it stopped, and without nohz idle (nohz=off, a periodic tick)
+	 * the idle-entry count never moves.
+	 */
+	now = bpf_ktime_get_ns() / NSEC_PER_USEC;
 	idle_calls = bpf_cpufreq_cpu_nohz_idle_calls(cpu);
-	if (idle_calls == ic->idle_calls)
+	if (idle_calls == ic->idle_calls && (ip->sampling || now < ic->ramp_until))
 		return;
 	ic->idle_calls = idle_calls;
 
@@ -434,7 +455,6 @@ int BPF_PROG(interactive_start, struct cpufreq_policy *policy)
 	ip->hispeed_validate_time = now;
 	ip->boostpulse_endtime = 0;
 	ip->boost_seen = tunable_or(t->boost, 0, 1, 0);
-	ip->boostpulse_seen = t->boostpulse;
 	ip->sampling = 1;
 
 	for_each_policy_cpu(cpu, policy) {
