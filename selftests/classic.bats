@@ -230,14 +230,3 @@ steps_of() {
 	[ "$high" -ge 80 ]
 	[ "$low" -ge 60 ]
 }
-
-@test "bpf_ondemand matches in-kernel ondemand on a hog/idle pattern" {
-	parity ondemand bpf_ondemand ondemand 0.15
-}
-
-@test "bpf_conserv matches in-kernel conservative on a hog/idle pattern" {
-	# In-kernel conservative alone differs by up to 0.18 from one run to
-	# the next (docs/governors.md): how long its steps down take depends
-	# on what wakes the idle CPUs.
-	parity conservative bpf_conserv conservative 0.25
-}

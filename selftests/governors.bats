@@ -92,6 +92,24 @@ teardown() {
 	[ "$first" = 1200000 ]
 }
 
+# Android's power HAL writes the same value to boostpulse on every touch.
+@test "bpf_interactive: boostpulse written twice with the same value boosts twice" {
+	local n
+	gov_load interactive
+	set_governor 0 bpf_interactive
+	set_tunables interactive interactive_tunables 0 hispeed_freq=1200000 \
+		boostpulse_duration=300000
+	for n in 1 2; do
+		wait_for 20 freq_is 0 400000
+		set_tunables interactive interactive_tunables 0 boostpulse=1
+		# The write is noticed at the next scheduler activity on policy0.
+		taskset -c 0 true
+		wait_for 5 freq_is 0 1200000
+		# Taken: the field reads 0 again, ready for the next touch.
+		[ "$(tunable_u32 interactive interactive_tunables 0 boostpulse)" -eq 0 ]
+	done
+}
+
 # time_at_top CPU_LOAD_ARGS...: runs bursty_load on CPU 0 and prints the
 # percentage of its last 1.5 s that policy0 spent at 2 GHz.
 time_at_top() {
@@ -123,37 +141,42 @@ time_at_top() {
 	[ "$high" -ge 60 ] && [ $((high - low)) -ge 25 ]
 }
 
+# ramp_start: one start of a stopped hog on CPU 0 after idle at the minimum,
+# traced until policy0 reaches 2 GHz.  Sets RAMP_TICKS to the ticks between
+# the hog's first run and the governor's request for hispeed_freq (the
+# default, 2 GHz).
+ramp_start() {
+	local hog
+	stopped_hog 0
+	hog=${HOGS##* }
+	sleep 0.3	# over timer_rate idle: the CPU counts as idle
+	wait_for 20 freq_is 0 400000
+	trace_on sched/sched_switch power/cpu_frequency cpufreq_bpf/cpufreq_bpf_request \
+		timer/hrtimer_expire_entry
+	kill -CONT "$hog"
+	wait_for 10 freq_is 0 2000000
+	trace_off
+	stop_hogs
+	RAMP_TICKS=$(ticks_to_request "$hog" 0 2000000) || {
+		grep -E "next_pid=$hog |cpufreq_bpf_request:.*cpu=0 " "$TRACING/trace" | head -5 >&2
+		return 1
+	}
+}
+
+# Seed 008: a CPU that turns busy is re-evaluated within 1-2 ticks.  Counted
+# in CPU 0's own ticks, not in time: a vCPU the host holds up delays its
+# tick and the governor's timer alike.  Every start must make it.
 @test "bpf_interactive: a hog on an idle CPU gets hispeed_freq within 2 ticks" {
-	local i hog delays=() decisions=() d median
+	local i ticks=()
 	gov_load interactive
 	set_governor 0 bpf_interactive
 	echo global > "$TRACING/trace_clock"
-	for i in 1 2 3 4 5 6 7; do
-		stopped_hog 0
-		hog=${HOGS##* }
-		sleep 0.3	# over timer_rate idle: the CPU counts as idle
-		wait_for 20 freq_is 0 400000
-		trace_on sched/sched_switch power/cpu_frequency cpufreq_bpf/cpufreq_bpf_request
-		kill -CONT "$hog"
-		wait_for 10 freq_is 0 2000000
-		trace_off
-		# From the hog's first run on CPU 0: the time the test takes to
-		# wake it is the emulator's, not the governor's.
-		d=$(ramp_delay_us "$hog" 0 2000000 switch)
-		[ -n "$d" ] || { grep -E "next_pid=$hog |cpu_frequency:.*cpu_id=0 " "$TRACING/trace" | head -5; false; }
-		delays+=("$d")
-		decisions+=("$(ramp_delay_us "$hog" 0 2000000 request)")
-		stop_hogs
+	for i in 1 2 3 4 5; do
+		ramp_start
+		ticks+=("$RAMP_TICKS")
 	done
-	echo "# hog on CPU 0 to hispeed_freq, us: ${delays[*]} (2 ticks = $((2 * TICK_US)))" >&3
-	echo "# hog on CPU 0 to the governor's request, us: ${decisions[*]}" >&3
-	# The median of seven, within 2 ticks plus 1 ms: under TCG a timer
-	# fires late by up to a few ms now and then (one CI run: 8080 us,
-	# 2 ticks and 80 us, for the median of five).
-	median=$(printf '%s\n' "${delays[@]}" | sort -n | sed -n 4p)
-	[ "$median" -le $((2 * TICK_US + 1000)) ]
-}
-
-@test "bpf_schedutil matches in-kernel schedutil on a hog/idle pattern" {
-	parity schedutil bpf_schedutil schedutil 0.15
+	echo "# ticks from the hog's first run to the request for hispeed_freq: ${ticks[*]}" >&3
+	for i in "${ticks[@]}"; do
+		[ "$i" -le 2 ]
+	done
 }

@@ -44,6 +44,14 @@ field_offset() {
 	awk -v f="$3" '$1 == f { print $2 }' "$layout"
 }
 
+# tunable_u32 OBJ STRUCT POLICY FIELD: a u32 field of POLICY's entry.
+tunable_u32() {
+	local off b
+	off=$(field_offset "$1" "$2" "$4")
+	read -r -a b <<< "$(tunables_bytes "$3")"
+	echo $((b[off] | b[off + 1] << 8 | b[off + 2] << 16 | b[off + 3] << 24))
+}
+
 # set_tunables OBJ STRUCT POLICY FIELD=VALUE...: writes u32 fields of
 # POLICY's entry, leaving the others as they are.  FIELD may be NAME[I]
 # for an element of a u32 array.
@@ -138,6 +146,21 @@ ramp_delay_us() {
 		hit { printf "%d\n", (ts() - t0) * 1000000; exit }' "$TRACING/trace"
 }
 
+# ticks_to_request PID CPU FREQ: how many of CPU's scheduler ticks
+# (tick_nohz_handler) ran from the task PID's first switch-in on CPU to the
+# governor's first request for CPU at FREQ or above; 0 when the request came
+# before that switch-in; empty when either is missing from the trace.
+ticks_to_request() {
+	awk -v pid="next_pid=$1" -v cpu="$(printf '[%03d]' "$2")" -v c="$2" -v f="$3" '
+		function field(name) { match($0, name "=[0-9]+"); return substr($0, RSTART + length(name) + 1, RLENGTH - length(name) - 1) }
+		/cpufreq_bpf_request:/ && field("cpu") + 0 == c + 0 && field("resolved") + 0 >= f + 0 {
+			print started ? ticks : 0; done = 1; exit
+		}
+		!started && /sched_switch:/ && index($0, pid " ") && index($0, cpu) { started = 1; next }
+		started && /hrtimer_expire_entry:/ && /function=tick_nohz_handler/ && index($0, cpu) { ticks++ }
+		END { if (!done) exit 1 }' "$TRACING/trace"
+}
+
 # never_above POLICY KHZ SECONDS / never_below: cur_freq stays on one side
 # of KHZ, checked every 50 ms.
 never_above() {
@@ -166,52 +189,6 @@ hog_pattern() {
 		stop_hogs
 		sleep "$3"
 	done
-}
-
-# pattern_residency GOVERNOR OUT: runs hog_pattern under GOVERNOR on
-# policy0, writes its residency delta to OUT and prints its transitions.
-pattern_residency() {
-	local before=$BATS_TEST_TMPDIR/before.$1 after=$BATS_TEST_TMPDIR/after.$1 trans
-	set_governor 0 "$1"
-	wait_for 10 freq_is 0 400000
-	residency 0 > "$before"
-	trans=$(total_trans 0)
-	hog_pattern 3 2 2
-	residency 0 > "$after"
-	residency_delta "$before" "$after" > "$2"
-	echo $(($(total_trans 0) - trans))
-}
-
-# summed_residency FILE...: per-frequency sum of residency deltas.
-summed_residency() {
-	awk '{ t[$1] += $2 } END { for (f in t) print f, t[f] }' "$@" | sort -n
-}
-
-# parity OBJ GOVERNOR KERNEL_GOVERNOR MAX_L1: per-OPP residency of the BPF
-# governor against the in-kernel one on the same hog/idle pattern (2 s busy,
-# 2 s idle, three times).  Three alternated runs of each are summed: one run
-# of either governor can differ from the next by more than the threshold
-# under emulation, when a noisy idle phase sits an OPP higher.  The L1
-# distance of the two sums must be at most MAX_L1; each run is printed, and
-# the distance between runs of one governor, the emulator's noise, with it.
-parity() {
-	local obj=$1 gov=$2 kgov=$3 max=$4 run t_kernel=0 t_bpf=0 l1 dir=$BATS_TEST_TMPDIR
-	gov_load "$obj"
-	for run in 1 2 3; do
-		t_kernel=$((t_kernel + $(pattern_residency "$kgov" "$dir/kernel.$run")))
-		t_bpf=$((t_bpf + $(pattern_residency "$gov" "$dir/bpf.$run")))
-		echo "# run $run: $kgov $(tr '\n' ' ' < "$dir/kernel.$run")| $gov $(tr '\n' ' ' < "$dir/bpf.$run")" >&3
-	done
-	summed_residency "$dir"/kernel.? > "$dir/kernel"
-	summed_residency "$dir"/bpf.? > "$dir/bpf"
-	l1=$(l1_distance "$dir/kernel" "$dir/bpf")
-	echo "# $kgov: $t_kernel transitions, $(tr '\n' ' ' < "$dir/kernel")" >&3
-	echo "# $gov: $t_bpf transitions, $(tr '\n' ' ' < "$dir/bpf")" >&3
-	echo "# residency L1 distance $l1; runs 1-2: $kgov $(l1_distance "$dir/kernel.1" \
-		"$dir/kernel.2"), $gov $(l1_distance "$dir/bpf.1" "$dir/bpf.2")" >&3
-	awk -v d="$l1" -v max="$max" 'BEGIN { exit !(d <= max) }'
-	# Both follow the pattern: up and down three times a run at least.
-	[ "$t_kernel" -ge 18 ] && [ "$t_bpf" -ge 18 ]
 }
 
 # min_gap_us CPU: the shortest time between two cpu_frequency events of CPU
