@@ -32,7 +32,7 @@ LIBBPF_A := $(LIBBPF_DIR)/libbpf.a
 VMLINUX_H := $(BUILD)/vmlinux.h
 
 DEPS := linux-source-6.12 clang-19 llvm-19 lld-19 libelf-dev zlib1g-dev \
-	flex bison bc dwarves libssl-dev cpio ccache qemu-system-x86 bats \
+	flex bison bc dwarves libssl-dev cpio qemu-system-x86 bats \
 	rt-tests rt-app stress-ng linux-cpupower trace-cmd gnuplot-nox \
 	busybox-static libcap-dev python3 jq lz4
 
