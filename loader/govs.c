@@ -120,7 +120,7 @@ int gov_object_open(const char *what, const char *pin_root, struct gov_object *g
 		return fail(EXIT_USAGE, "%s: no cpufreq governor in it (struct_ops map with a name)",
 			    what);
 	if (err)
-		return fail(EXIT_USAGE, "%s: not a BPF object: %s", path, strerror(-err));
+		return fail(EXIT_USAGE, "%s: not a BPF object: %s", path, libbpf_error(err));
 	return EXIT_OK;
 }
 
@@ -191,35 +191,72 @@ int gov_resolve_loaded(const char *name, char *governor, size_t len)
 	return fail(EXIT_NOTFOUND, "governor '%s' is not loaded", name);
 }
 
+/* The first id of @r with no policy in @p (by id), or -1. */
+static int range_missing(const struct policy_range *r, const struct policy_info *p, int n)
+{
+	int i = 0, id = r->lo;
+
+	/* Ends at the first gap: "0-2000000000" costs at most n steps. */
+	for (;;) {
+		while (i < n && p[i].id < id)
+			i++;
+		if (i == n || p[i].id != id)
+			return id;
+		if (id == r->hi)
+			return -1;
+		id++;
+	}
+}
+
+/*
+ * Checks @set against the @n policies @p there are (by id): each id it
+ * names must be one, and a BPF governor takes none from MAX_POLICIES up
+ * (its per-policy maps have that many slots, and its start refuses the
+ * others).  An exit code, the problem reported.
+ */
+int policies_check(const struct policy_set *set, const struct policy_info *p, int n,
+		   const char *governor, bool bpf)
+{
+	int i, missing;
+
+	for (i = 0; i < set->nr; i++) {
+		missing = range_missing(&set->ranges[i], p, n);
+		if (missing >= 0)
+			return fail(EXIT_NOTFOUND, "no cpufreq policy%d", missing);
+	}
+	for (i = 0; bpf && i < n; i++)
+		if (p[i].id >= MAX_POLICIES && policy_in_set(set, p[i].id))
+			return fail(EXIT_USAGE, "policy%d: %s takes policies below %d (CPUFREQ_BPF_MAX_CPUS)",
+				    p[i].id, governor, MAX_POLICIES);
+	return EXIT_OK;
+}
+
 /* Puts the policies of @set on @governor, telling where each came from. */
 static int switch_policies(const char *governor, const struct policy_set *set)
 {
-	struct policy_info p[MAX_POLICIES];
-	int n = policies_read(p, MAX_POLICIES), i, err;
-	__u64 missing = set->all ? 0 : set->mask;
+	struct policy_info *p;
+	int n = policies_read(CPUFREQ_DIR, &p), i, err, ret;
 
 	if (n < 0)
 		return fail(EXIT_FAIL, "cannot read cpufreq policies: %s", strerror(-n));
-	for (i = 0; i < n; i++)
-		if (p[i].id < MAX_POLICIES)
-			missing &= ~(1ULL << p[i].id);
-	if (missing)
-		return fail(EXIT_NOTFOUND, "no cpufreq policy%d", __builtin_ctzll(missing));
-	for (i = 0; i < n; i++) {
+	ret = policies_check(set, p, n, governor, bpf_governor_registered(governor));
+	for (i = 0; i < n && !ret; i++) {
 		if (!policy_in_set(set, p[i].id))
 			continue;
 		err = policy_set_governor(p[i].id, governor);
 		if (err)
-			return fail(EXIT_FAIL, "policy%d: cannot switch to %s: %s", p[i].id,
-				    governor, strerror(-err));
-		printf("policy%d: %s -> %s\n", p[i].id, p[i].governor, governor);
+			ret = fail(EXIT_FAIL, "policy%d: cannot switch to %s: %s", p[i].id,
+				   governor, strerror(-err));
+		else
+			printf("policy%d: %s -> %s\n", p[i].id, p[i].governor, governor);
 	}
-	return EXIT_OK;
+	free(p);
+	return ret;
 }
 
 static bool set_empty(const struct policy_set *set)
 {
-	return !set->all && !set->mask;
+	return !set->all && !set->nr;
 }
 
 /* Checks the name is free before anything is created. */
@@ -262,7 +299,7 @@ static int write_tunables(struct gov_object *go, const void *value)
 	for (key = 0; key < n; key++)
 		if (bpf_map__update_elem(go->tunables, &key, sizeof(key), value, size, 0))
 			return fail(EXIT_FAIL, "writing tunables of %s: %s", go->name,
-				    strerror(errno));
+				    libbpf_error(errno));
 	return EXIT_OK;
 }
 
@@ -284,7 +321,7 @@ static int load_into(struct gov_object *go, const struct load_request *req, cons
 	err = bpf_object__load(go->obj);
 	if (err) {
 		ret = fail(EXIT_FAIL, "%s: the kernel refused the object: %s%s", go->path,
-			   strerror(-err), verbose() ? "" : " (-v shows why)");
+			   libbpf_error(err), verbose() ? "" : " (-v shows why)");
 		goto out;
 	}
 	ret = value ? write_tunables(go, value) : EXIT_OK;
@@ -295,7 +332,7 @@ static int load_into(struct gov_object *go, const struct load_request *req, cons
 	if (!link) {
 		ret = errno == EEXIST ?
 		      fail(EXIT_EXISTS, "a governor named %s is already registered", go->name) :
-		      fail(EXIT_FAIL, "registering %s: %s", go->name, strerror(errno));
+		      fail(EXIT_FAIL, "registering %s: %s", go->name, libbpf_error(errno));
 		goto out;
 	}
 	snprintf(path, sizeof(path), "%s/link", tmp);
@@ -303,7 +340,7 @@ static int load_into(struct gov_object *go, const struct load_request *req, cons
 	/* Pinned or not, our descriptor goes: the pin holds the governor now. */
 	bpf_link__destroy(link);
 	if (err)
-		ret = fail(EXIT_FAIL, "pinning %s: %s", path, strerror(-err));
+		ret = fail(EXIT_FAIL, "pinning %s: %s", path, libbpf_error(err));
 	else
 		pin_restrict(tmp);
 out:
@@ -351,34 +388,28 @@ int gov_load(const struct load_request *req)
 	return EXIT_OK;
 }
 
-/* Which policies run @governor now: a mask of policy ids. */
-static __u64 policies_on(const char *governor)
+/* Where each policy that ran @governor before the unload (@before) went. */
+static void report_returned(const struct policy_info *before, int n, const char *governor)
 {
-	struct policy_info p[MAX_POLICIES];
-	int n = policies_read(p, MAX_POLICIES), i;
-	__u64 mask = 0;
+	struct policy_info *now;
+	int m = policies_read(CPUFREQ_DIR, &now), i, j = 0;
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(p[i].governor, governor) && p[i].id < MAX_POLICIES)
-			mask |= 1ULL << p[i].id;
-	return mask;
-}
-
-static void report_returned(__u64 mask, const char *governor)
-{
-	struct policy_info p[MAX_POLICIES];
-	int n = policies_read(p, MAX_POLICIES), i;
-
-	for (i = 0; i < n; i++)
-		if (p[i].id < MAX_POLICIES && (mask >> p[i].id) & 1)
-			printf("policy%d: %s -> %s\n", p[i].id, governor, p[i].governor);
+	for (i = 0; i < n; i++) {
+		if (strcmp(before[i].governor, governor))
+			continue;
+		while (j < m && now[j].id < before[i].id)
+			j++;
+		if (j < m && now[j].id == before[i].id)
+			printf("policy%d: %s -> %s\n", now[j].id, governor, now[j].governor);
+	}
+	free(now);
 }
 
 int gov_unload(const char *name)
 {
 	char gov[GOV_NAME_LEN + 1], dir[256], link[300];
-	__u64 mask;
-	int ret, fd, err;
+	struct policy_info *before;
+	int ret, fd, err, n;
 
 	ret = gov_resolve_loaded(name, gov, sizeof(gov));
 	if (ret)
@@ -391,7 +422,7 @@ int gov_unload(const char *name)
 		return fail(EXIT_FAIL, "%s: %s", PIN_ROOT, strerror(-err));
 	pin_dir(gov, dir, sizeof(dir));
 	snprintf(link, sizeof(link), "%s/link", dir);
-	mask = policies_on(gov);
+	n = policies_read(CPUFREQ_DIR, &before);
 
 	/*
 	 * Hold the link while unpinning, so that the release, which hands the
@@ -401,11 +432,14 @@ int gov_unload(const char *name)
 	err = pin_dir_remove(dir);
 	if (fd >= 0)
 		close(fd);
-	if (err)
-		return fail(EXIT_FAIL, "removing %s: %s", dir, strerror(-err));
-	printf("unloaded %s\n", gov);
-	report_returned(mask, gov);
-	return EXIT_OK;
+	if (err) {
+		ret = fail(EXIT_FAIL, "removing %s: %s", dir, strerror(-err));
+	} else {
+		printf("unloaded %s\n", gov);
+		report_returned(before, n, gov);
+	}
+	free(before);
+	return ret;
 }
 
 /* A governor cpufreq offers, BPF or in-kernel, under any spelling of @name. */
@@ -452,7 +486,7 @@ static int carry_tunables(const char *gov, struct gov_object *go, int *carried)
 		layout_carry(&old, ov, &new, nv);
 		if (bpf_map__update_elem(go->tunables, &key, sizeof(key), nv, new_size, 0)) {
 			ret = fail(EXIT_FAIL, "writing tunables of the new %s: %s", gov,
-				   strerror(errno));
+				   libbpf_error(errno));
 			break;
 		}
 	}
@@ -482,7 +516,7 @@ static int prepare_ops(struct gov_object *go)
 		return fail(EXIT_FAIL, "%s is not registered (retired after an error?)", go->name);
 	}
 	if (errno != EEXIST)
-		return fail(EXIT_FAIL, "preparing %s: %s", go->name, strerror(errno));
+		return fail(EXIT_FAIL, "preparing %s: %s", go->name, libbpf_error(errno));
 	return EXIT_OK;
 }
 
@@ -533,7 +567,7 @@ int gov_upgrade(const char *name, const char *path)
 	err = bpf_object__load(go.obj);
 	if (err) {
 		ret = fail(EXIT_FAIL, "%s: the kernel refused the object: %s", path,
-			   strerror(-err));
+			   libbpf_error(err));
 		goto out;
 	}
 	ret = (go.tunables ? carry_tunables(gov, &go, &carried) : EXIT_OK) ?: prepare_ops(&go);
@@ -544,13 +578,13 @@ int gov_upgrade(const char *name, const char *path)
 	snprintf(pin, sizeof(pin), "%s/link", dir);
 	fd = bpf_obj_get(pin);
 	if (fd < 0) {
-		ret = fail(EXIT_FAIL, "%s: %s", pin, strerror(errno));
+		ret = fail(EXIT_FAIL, "%s: %s", pin, libbpf_error(errno));
 		goto out;
 	}
 	err = bpf_link_update(fd, bpf_map__fd(go.ops), NULL);
 	close(fd);
 	if (err) {
-		ret = fail(EXIT_FAIL, "updating %s in place: %s", gov, strerror(-err));
+		ret = fail(EXIT_FAIL, "updating %s in place: %s", gov, libbpf_error(err));
 		goto out;
 	}
 	pin_restrict(tmp);

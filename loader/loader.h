@@ -25,18 +25,29 @@ enum {
 };
 
 #define GOV_NAME_LEN	16	/* CPUFREQ_NAME_LEN */
-#define MAX_POLICIES	64	/* CPUFREQ_BPF_MAX_CPUS: policy ids below it */
+#define MAX_POLICIES	64	/* CPUFREQ_BPF_MAX_CPUS: BPF governors take ids below it */
 
 /* util.c */
 int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void set_verbose(bool on);
 bool verbose(void);
 int parse_u64(const char *s, __u64 *val);
+const char *libbpf_error(int err);
 
-/* A set of policy ids, as given by --policy LIST|all. */
+/*
+ * A set of policy ids, as given by --policy LIST|all.  A LIST is shorter
+ * than POLICY_LIST_LEN, so it holds at most half as many ids or ranges.
+ */
+#define POLICY_LIST_LEN	256
+
+struct policy_range {
+	int lo, hi;
+};
+
 struct policy_set {
-	__u64 mask;
 	bool all;
+	int nr;
+	struct policy_range ranges[POLICY_LIST_LEN / 2];
 };
 
 int parse_policy_list(const char *s, struct policy_set *set);
@@ -86,7 +97,9 @@ struct policy_info {
 	unsigned long total_trans;
 };
 
-int policies_read(struct policy_info *out, int max);
+#define CPUFREQ_DIR	"/sys/devices/system/cpu/cpufreq"
+
+int policies_read(const char *dir, struct policy_info **out);
 int policy_set_governor(int policy, const char *governor);
 bool governor_available(const char *name);
 int governors_available(char *buf, size_t len);
@@ -103,11 +116,11 @@ struct gov_stats {
 	char state[16];
 	unsigned long link_updates;
 	char exit_reason[128];
-	int nr_policies;
-	struct gov_policy_stats policies[MAX_POLICIES];
+	bool has_policy;
+	struct gov_policy_stats policy;	/* the one asked for */
 };
 
-int gov_stats_read(const char *governor, struct gov_stats *stats);
+int gov_stats_read(const char *governor, int policy, struct gov_stats *stats);
 int bpf_governors_list(char names[][GOV_NAME_LEN + 1], int max);
 int last_exit_reason(const char *governor, char *buf, size_t len);
 
@@ -151,6 +164,8 @@ int gov_load(const struct load_request *req);
 int gov_unload(const char *name);
 int gov_upgrade(const char *name, const char *path);
 int gov_switch(const char *name, const struct policy_set *set);
+int policies_check(const struct policy_set *set, const struct policy_info *p, int n,
+		   const char *governor, bool bpf);
 
 /* tune.c: reading and writing tunables of a loaded governor. */
 int tunables_open(const char *governor, int *fd, struct layout *layout, __u32 *entries);

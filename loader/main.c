@@ -32,6 +32,7 @@ static const char usage_text[] =
 "\n"
 "NAME is a shipped governor (schedutil, interactive, sched) or the name it\n"
 "registers (bpf_schedutil, ...).  LIST is policy ids: 0,2 or 0-3 or all.\n"
+"Numbers are decimal, or hex after 0x: 010 is ten.\n"
 "Pins live in " PIN_ROOT "/<governor>/.  Every command needs root.\n"
 "\n"
 "exit status: 0 ok, 1 the kernel or system refused, 2 bad usage, field or value,\n"
@@ -196,9 +197,10 @@ static int cmd_tune(int argc, char **argv)
 	if (parse_cmd(argc, argv, "p", &o, 1, -1))
 		return EXIT_USAGE;
 	if (o.policy_arg) {
-		if (o.policies.all || __builtin_popcountll(o.policies.mask) != 1)
+		if (o.policies.all || o.policies.nr != 1 ||
+		    o.policies.ranges[0].lo != o.policies.ranges[0].hi)
 			return usage("tune: --policy takes one policy id");
-		policy = __builtin_ctzll(o.policies.mask);
+		policy = o.policies.ranges[0].lo;
 	}
 	return gov_tune(o.args[0], o.args + 1, o.nr_args - 1, policy);
 }

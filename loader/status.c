@@ -68,7 +68,7 @@ static const char *gov_kind(const char *name)
 
 int cmd_list(char **paths, int nr_paths)
 {
-	struct policy_info p[MAX_POLICIES];
+	struct policy_info *p;
 	char govs[1024], *tok, *save;
 	int n, i, ret;
 
@@ -80,21 +80,11 @@ int cmd_list(char **paths, int nr_paths)
 		for (tok = strtok_r(govs, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
 			printf("  %-16s %s\n", tok, gov_kind(tok));
 	printf("policies:\n");
-	n = policies_read(p, MAX_POLICIES);
+	n = policies_read(CPUFREQ_DIR, &p);
 	for (i = 0; i < n; i++)
 		printf("  policy%-9d cpus %-6s %s\n", p[i].id, p[i].cpus, p[i].governor);
+	free(p);
 	return EXIT_OK;
-}
-
-/* The stats line of policy @id in @st, or NULL. */
-static const struct gov_policy_stats *policy_stats(const struct gov_stats *st, int id)
-{
-	int i;
-
-	for (i = 0; i < st->nr_policies; i++)
-		if (st->policies[i].policy == id)
-			return &st->policies[i];
-	return NULL;
 }
 
 static const char *switch_path(const struct gov_policy_stats *ps)
@@ -124,8 +114,9 @@ static void policy_row(const struct policy_info *p, bool json, bool first)
 	struct gov_stats st;
 	const struct gov_policy_stats *ps = NULL;
 
-	if (bpf_governor_registered(p->governor) && !gov_stats_read(p->governor, &st))
-		ps = policy_stats(&st, p->id);
+	if (bpf_governor_registered(p->governor) && !gov_stats_read(p->governor, p->id, &st) &&
+	    st.has_policy)
+		ps = &st.policy;
 	if (!json) {
 		printf("policy%-3d %-6s %-16s %8lu %8lu %8lu %7lu", p->id, p->cpus, p->governor,
 		       p->cur, p->min, p->max, p->total_trans);
@@ -155,7 +146,7 @@ static void governor_row(const char *name, bool json, bool first)
 	struct gov_stats st;
 	char reason[128] = "";
 
-	if (gov_stats_read(name, &st))
+	if (gov_stats_read(name, -1, &st))
 		snprintf(st.state, sizeof(st.state), "unregistered");
 	if (st.exit_reason[0])
 		snprintf(reason, sizeof(reason), "%s", st.exit_reason);
@@ -193,9 +184,9 @@ static int known_governors(char names[][GOV_NAME_LEN + 1])
 
 static int print_status(const char *gov, bool json)
 {
-	struct policy_info p[MAX_POLICIES];
+	struct policy_info *p;
 	char names[MAX_GOVS][GOV_NAME_LEN + 1];
-	int n = policies_read(p, MAX_POLICIES), nr_govs, i;
+	int n = policies_read(CPUFREQ_DIR, &p), nr_govs, i;
 	bool first = true;
 
 	if (n < 0)
@@ -214,6 +205,7 @@ static int print_status(const char *gov, bool json)
 		policy_row(&p[i], json, first);
 		first = false;
 	}
+	free(p);
 	if (json)
 		printf("],\"governors\":[");
 	else

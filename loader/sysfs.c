@@ -2,13 +2,13 @@
 /* cpufreq policies in sysfs, and the BPF framework's files in debugfs. */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "loader.h"
 
-#define CPUFREQ_DIR	"/sys/devices/system/cpu/cpufreq"
 #define BPF_DEBUGFS	"/sys/kernel/debug/cpufreq_bpf"
 
 /* The first line of @path without its newline; -errno on failure. */
@@ -27,19 +27,33 @@ static int read_line(const char *path, char *buf, size_t len)
 	return err;
 }
 
-static int policy_read(int policy, const char *attr, char *buf, size_t len)
+static int policy_read(const char *dir, int policy, const char *attr, char *buf,
+		       size_t len)
 {
-	char path[256];
+	char path[4096];
 
-	snprintf(path, sizeof(path), CPUFREQ_DIR "/policy%d/%s", policy, attr);
+	snprintf(path, sizeof(path), "%s/policy%d/%s", dir, policy, attr);
 	return read_line(path, buf, len);
 }
 
-static unsigned long policy_read_ulong(int policy, const char *attr)
+static unsigned long policy_read_ulong(const char *dir, int policy, const char *attr)
 {
 	char buf[32];
 
-	return policy_read(policy, attr, buf, sizeof(buf)) ? 0 : strtoul(buf, NULL, 10);
+	return policy_read(dir, policy, attr, buf, sizeof(buf)) ? 0 : strtoul(buf, NULL, 10);
+}
+
+/* N of a "policyN" directory entry, -ENOENT for any other entry. */
+static int policy_dir_id(const char *name)
+{
+	const char *digits = name + strlen("policy");
+	__u64 id;
+
+	/* The kernel's spelling only: decimal digits, no sign, no "0x". */
+	if (strncmp(name, "policy", strlen("policy")) || !*digits ||
+	    digits[strspn(digits, "0123456789")] || parse_u64(digits, &id) || id > INT_MAX)
+		return -ENOENT;
+	return id;
 }
 
 /* "0 1" as "0,1": one word in tables. */
@@ -50,37 +64,62 @@ static void cpus_commas(char *cpus)
 			*cpus = ',';
 }
 
+/* Fills @p, whose id is set; false for a policy that cannot be shown. */
+static bool policy_info_read(const char *dir, struct policy_info *p)
+{
+	if (policy_read(dir, p->id, "related_cpus", p->cpus, sizeof(p->cpus)) ||
+	    policy_read(dir, p->id, "scaling_governor", p->governor, sizeof(p->governor)))
+		return false;
+	cpus_commas(p->cpus);
+	p->cur = policy_read_ulong(dir, p->id, "scaling_cur_freq");
+	p->min = policy_read_ulong(dir, p->id, "scaling_min_freq");
+	p->max = policy_read_ulong(dir, p->id, "scaling_max_freq");
+	p->total_trans = policy_read_ulong(dir, p->id, "stats/total_trans");
+	return true;
+}
+
 static int by_id(const void *a, const void *b)
 {
 	return ((const struct policy_info *)a)->id - ((const struct policy_info *)b)->id;
 }
 
-/* Every policy, by id; how many, or -errno. */
-int policies_read(struct policy_info *out, int max)
+/*
+ * Every policy under @dir (CPUFREQ_DIR, or a test's copy), by id, into an
+ * array *@out to free(); how many, or -errno.  readdir() gives them in no
+ * useful order, and there may be as many as CPUs.
+ */
+int policies_read(const char *dir, struct policy_info **out)
 {
-	DIR *d = opendir(CPUFREQ_DIR);
+	DIR *d = opendir(dir);
+	struct policy_info *p = NULL, *grown;
 	struct dirent *e;
-	int n = 0;
+	int n = 0, cap = 0;
 
+	*out = NULL;
 	if (!d)
 		return -errno;
-	while ((e = readdir(d)) && n < max) {
-		struct policy_info *p = &out[n];
-
-		if (sscanf(e->d_name, "policy%d", &p->id) != 1)
-			continue;
-		if (policy_read(p->id, "related_cpus", p->cpus, sizeof(p->cpus)) ||
-		    policy_read(p->id, "scaling_governor", p->governor, sizeof(p->governor)))
-			continue;
-		cpus_commas(p->cpus);
-		p->cur = policy_read_ulong(p->id, "scaling_cur_freq");
-		p->min = policy_read_ulong(p->id, "scaling_min_freq");
-		p->max = policy_read_ulong(p->id, "scaling_max_freq");
-		p->total_trans = policy_read_ulong(p->id, "stats/total_trans");
-		n++;
+	while ((e = readdir(d))) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			grown = realloc(p, cap * sizeof(*p));
+			if (!grown) {
+				n = -ENOMEM;
+				break;
+			}
+			p = grown;
+		}
+		p[n].id = policy_dir_id(e->d_name);
+		if (p[n].id >= 0 && policy_info_read(dir, &p[n]))
+			n++;
 	}
 	closedir(d);
-	qsort(out, n, sizeof(*out), by_id);
+	if (n < 0) {
+		free(p);
+		return n;
+	}
+	if (n)
+		qsort(p, n, sizeof(*p), by_id);
+	*out = p;
 	return n;
 }
 
@@ -101,15 +140,29 @@ int policy_set_governor(int policy, const char *governor)
 	return err;
 }
 
-/* The governors cpufreq offers, space separated, as policies see them. */
+/* Any one policy's id, or -errno. */
+static int any_policy(void)
+{
+	DIR *d = opendir(CPUFREQ_DIR);
+	struct dirent *e;
+	int id = -ENOENT;
+
+	if (!d)
+		return -errno;
+	while (id < 0 && (e = readdir(d)))
+		id = policy_dir_id(e->d_name);
+	closedir(d);
+	return id;
+}
+
+/* The governors cpufreq offers, space separated: every policy shows them all. */
 int governors_available(char *buf, size_t len)
 {
-	struct policy_info p[1];
-	int n = policies_read(p, 1);
+	int id = any_policy();
 
-	if (n <= 0)
-		return n ? n : -ENOENT;
-	return policy_read(p[0].id, "scaling_available_governors", buf, len);
+	if (id < 0)
+		return id;
+	return policy_read(CPUFREQ_DIR, id, "scaling_available_governors", buf, len);
 }
 
 bool governor_available(const char *name)
@@ -150,10 +203,15 @@ int bpf_governors_list(char names[][GOV_NAME_LEN + 1], int max)
 	return n;
 }
 
-/* Parses <governor>/stats (kernel/sched/cpufreq_bpf.c) into @stats. */
-int gov_stats_read(const char *governor, struct gov_stats *stats)
+/*
+ * Parses <governor>/stats (kernel/sched/cpufreq_bpf.c) into @stats, with
+ * the line of @policy if it has one; -1 for no policy's.
+ */
+int gov_stats_read(const char *governor, int policy, struct gov_stats *stats)
 {
-	char path[256], line[256];
+	struct gov_policy_stats ps;
+	char path[256], line[256], cpus[64];
+	int governed;
 	FILE *f;
 
 	memset(stats, 0, sizeof(*stats));
@@ -162,10 +220,6 @@ int gov_stats_read(const char *governor, struct gov_stats *stats)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		struct gov_policy_stats *ps = &stats->policies[stats->nr_policies];
-		char cpus[64];
-		int governed;
-
 		line[strcspn(line, "\n")] = '\0';
 		if (sscanf(line, "state %15s", stats->state) == 1 ||
 		    sscanf(line, "link_updates %lu", &stats->link_updates) == 1)
@@ -174,12 +228,13 @@ int gov_stats_read(const char *governor, struct gov_stats *stats)
 			snprintf(stats->exit_reason, sizeof(stats->exit_reason), "%s", line + 12);
 			continue;
 		}
-		if (stats->nr_policies < MAX_POLICIES &&
-		    sscanf(line, "%d %63s %d %llu %llu %llu %llu %llu %llu", &ps->policy, cpus,
-			   &governed, &ps->update_calls, &ps->sample_calls, &ps->requests,
-			   &ps->fast_switches, &ps->deferred_switches, &ps->errors) == 9) {
-			ps->governed = governed;
-			stats->nr_policies++;
+		if (sscanf(line, "%d %63s %d %llu %llu %llu %llu %llu %llu", &ps.policy, cpus,
+			   &governed, &ps.update_calls, &ps.sample_calls, &ps.requests,
+			   &ps.fast_switches, &ps.deferred_switches, &ps.errors) == 9 &&
+		    ps.policy == policy) {
+			ps.governed = governed;
+			stats->policy = ps;
+			stats->has_policy = true;
 		}
 	}
 	fclose(f);

@@ -269,26 +269,28 @@ static int freq_list_parse(const struct field *f, const char *text, __s64 *vals)
 
 /*
  * Parses @text for field @f into @value (the whole struct); "default" is 0.
- * -EINVAL malformed, -ERANGE out of range or too large, -E2BIG too many.
+ * -EINVAL malformed, -ERANGE out of range or too large, -E2BIG too many,
+ * -ENOMEM.  The values go through the heap: nelems comes from the object's
+ * BTF, and a crafted one may hold millions.
  */
 int field_parse(const struct field *f, const char *text, void *value)
 {
-	__s64 vals[f->nelems];
+	__s64 *vals = calloc(f->nelems, sizeof(*vals));
 	__u32 i;
 	int n;
 
-	memset(vals, 0, sizeof(vals));
+	if (!vals)
+		return -ENOMEM;
 	if (!strcmp(text, "default"))
 		n = 0;
 	else if (f->format == FIELD_FREQ_LIST)
 		n = freq_list_parse(f, text, vals);
 	else
 		n = elems_parse(f, text, ",", vals, f->nelems);
-	if (n < 0)
-		return n;
-	for (i = 0; i < f->nelems; i++)
+	for (i = 0; n >= 0 && i < f->nelems; i++)
 		elem_store(f, value, i, vals[i]);
-	return 0;
+	free(vals);
+	return n < 0 ? n : 0;
 }
 
 static int append(char *buf, size_t len, size_t *pos, const char *fmt, __s64 v, bool is_signed)

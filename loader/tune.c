@@ -64,6 +64,8 @@ int report_assignment(const struct layout *layout, const char *arg, int err)
 		return fail(EXIT_USAGE, "'%s': out of range for %s", arg, name);
 	case -E2BIG:
 		return fail(EXIT_USAGE, "'%s': too many values for %s", arg, name);
+	case -ENOMEM:
+		return fail(EXIT_FAIL, "'%s': out of memory", arg);
 	default:
 		return fail(EXIT_USAGE, "'%s': malformed, expected field=value%s", arg,
 			    f && f->format == FIELD_FREQ_LIST ? " with value as 'V FREQ:V ...'" : "");
@@ -102,13 +104,13 @@ int tunables_apply(int fd, __u32 entries, const struct layout *layout, char **as
 		char *v = vals + (key - first) * size;
 
 		if (bpf_map_lookup_elem(fd, &key, v))
-			ret = fail(EXIT_FAIL, "reading tunables[%u]: %s", key, strerror(errno));
+			ret = fail(EXIT_FAIL, "reading tunables[%u]: %s", key, libbpf_error(errno));
 		else
 			ret = parse_assignments(layout, assign, n, v);
 	}
 	for (key = first; key < last && !ret; key++)
 		if (bpf_map_update_elem(fd, &key, vals + (key - first) * size, BPF_ANY))
-			ret = fail(EXIT_FAIL, "writing tunables[%u]: %s", key, strerror(errno));
+			ret = fail(EXIT_FAIL, "writing tunables[%u]: %s", key, libbpf_error(errno));
 	free(vals);
 	return ret;
 }
@@ -130,18 +132,19 @@ static void print_field(const struct field *f, const void *value, const char *pr
 	putchar('\n');
 }
 
-/* Prints the fields named in @args, or all of them, for one entry. */
+/*
+ * Prints the fields named in @args, or all of them, of entry @key, read
+ * into @value: a buffer of the value's size, which comes from BTF and may
+ * be anything, so it is not on the stack.
+ */
 static int print_entry(int fd, __u32 key, const struct layout *layout, char **args, int n,
-		       const char *prefix)
+		       const char *prefix, void *value)
 {
-	char value[layout->value_size];
-	int i;
+	int i, j;
 
 	if (bpf_map_lookup_elem(fd, &key, value))
-		return fail(EXIT_FAIL, "reading tunables[%u]: %s", key, strerror(errno));
+		return fail(EXIT_FAIL, "reading tunables[%u]: %s", key, libbpf_error(errno));
 	for (i = 0; i < layout->nr_fields; i++) {
-		int j;
-
 		for (j = 0; j < n && strcmp(args[j], layout->fields[i].name); j++)
 			;
 		if (!n || j < n)
@@ -150,23 +153,42 @@ static int print_entry(int fd, __u32 key, const struct layout *layout, char **ar
 	return EXIT_OK;
 }
 
+/* Every policy's entry, as far as @entries go. */
+static int print_policies(int fd, __u32 entries, const struct layout *layout, char **args,
+			  int n, void *value)
+{
+	struct policy_info *p;
+	int nr = policies_read(CPUFREQ_DIR, &p), i, ret = EXIT_OK;
+	char prefix[32];
+
+	if (nr < 0)
+		return fail(EXIT_FAIL, "cannot read cpufreq policies: %s", strerror(-nr));
+	for (i = 0; i < nr && !ret && (__u32)p[i].id < entries; i++) {
+		snprintf(prefix, sizeof(prefix), "policy%d: ", p[i].id);
+		ret = print_entry(fd, p[i].id, layout, args, n, prefix, value);
+	}
+	/* Policies are by id: the rest have no entry, nor can they run it. */
+	if (!ret && i < nr)
+		fail(EXIT_OK, "warning: policy%d and up not shown: the tunables have %u entries",
+		     p[i].id, entries);
+	free(p);
+	return ret;
+}
+
 /* Every policy's entry, or the one asked for, or the global one. */
 static int print_tunables(int fd, __u32 entries, const struct layout *layout, char **args,
 			  int n, int policy)
 {
-	struct policy_info p[MAX_POLICIES];
-	char prefix[32];
-	int nr, i, ret = EXIT_OK;
+	void *value = malloc(layout->value_size);
+	int ret;
 
+	if (!value)
+		return fail(EXIT_FAIL, "out of memory");
 	if (entries == 1 || policy >= 0)
-		return print_entry(fd, policy < 0 ? 0 : policy, layout, args, n, "");
-	nr = policies_read(p, MAX_POLICIES);
-	for (i = 0; i < nr && !ret; i++) {
-		if ((__u32)p[i].id >= entries)
-			continue;
-		snprintf(prefix, sizeof(prefix), "policy%d: ", p[i].id);
-		ret = print_entry(fd, p[i].id, layout, args, n, prefix);
-	}
+		ret = print_entry(fd, policy < 0 ? 0 : policy, layout, args, n, "", value);
+	else
+		ret = print_policies(fd, entries, layout, args, n, value);
+	free(value);
 	return ret;
 }
 
@@ -183,7 +205,7 @@ int gov_tune(const char *name, char **args, int n, int policy)
 	err = tunables_open(gov, &fd, &layout, &entries);
 	if (err)
 		return fail(err == -ENOENT ? EXIT_NOTFOUND : EXIT_FAIL,
-			    "%s: no tunables in %s/%s: %s", gov, PIN_ROOT, gov, strerror(-err));
+			    "%s: no tunables in %s/%s: %s", gov, PIN_ROOT, gov, libbpf_error(err));
 	for (i = 0; i < n; i++) {
 		if (strchr(args[i], '='))
 			writes[nr_writes++] = args[i];
@@ -195,8 +217,8 @@ int gov_tune(const char *name, char **args, int n, int policy)
 			ret = report_assignment(&layout, reads[i], -ENOENT);
 	if (!ret && policy >= 0 && entries == 1)
 		ret = fail(EXIT_USAGE, "%s has global tunables: --policy does not apply", gov);
-	else if (!ret && policy >= (int)entries)
-		ret = fail(EXIT_NOTFOUND, "policy%d is beyond %s's %u tunables entries", policy,
+	else if (!ret && policy >= 0 && (__u32)policy >= entries)
+		ret = fail(EXIT_USAGE, "policy%d is beyond %s's %u tunables entries", policy,
 			   gov, entries);
 	if (!ret && nr_writes)
 		ret = tunables_apply(fd, entries, &layout, writes, nr_writes, policy);

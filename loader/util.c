@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Error reporting and the small parsers every command shares. */
-#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/libbpf.h>
 #include "loader.h"
 
 static bool verbose_on;
@@ -33,25 +34,43 @@ int fail(int code, const char *fmt, ...)
 	return code;
 }
 
-/* A whole string as an unsigned decimal or 0x-hex number. */
+/*
+ * A whole string as an unsigned number: decimal, or hex after "0x".  Never
+ * octal: a leading zero changes nothing, "010000" is ten thousand.
+ */
 int parse_u64(const char *s, __u64 *val)
 {
-	char *end;
+	const char *digits = "0123456789";
+	int base = 10;
 
-	if (!*s || !isdigit((unsigned char)*s))
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		digits = "0123456789abcdefABCDEF";
+		base = 16;
+		s += 2;
+	}
+	/* strtoull() alone would take blanks, a sign, or a second "0x". */
+	if (!*s || s[strspn(s, digits)])
 		return -EINVAL;
 	errno = 0;
-	*val = strtoull(s, &end, 0);
-	if (errno || *end)
-		return -EINVAL;
-	return 0;
+	*val = strtoull(s, NULL, base);
+	return errno ? -EINVAL : 0;
 }
 
+/* libbpf's text for @err, which knows its own codes (4000 and up) too. */
+const char *libbpf_error(int err)
+{
+	static char buf[128];
+
+	libbpf_strerror(err, buf, sizeof(buf));
+	return buf;
+}
+
+/* Ids are CPU numbers, which the kernel keeps in an int. */
 static int parse_policy_id(const char *s, int *id)
 {
 	__u64 v;
 
-	if (parse_u64(s, &v) || v >= MAX_POLICIES)
+	if (parse_u64(s, &v) || v > INT_MAX)
 		return -EINVAL;
 	*id = v;
 	return 0;
@@ -60,8 +79,8 @@ static int parse_policy_id(const char *s, int *id)
 /* "all", or ids and ranges of policy ids: "0", "0,2", "0-3,6". */
 int parse_policy_list(const char *s, struct policy_set *set)
 {
-	char buf[256], *tok, *save, *dash;
-	int lo, hi;
+	char buf[POLICY_LIST_LEN], *tok, *save, *dash;
+	struct policy_range *r;
 
 	memset(set, 0, sizeof(*set));
 	if (!strcmp(s, "all")) {
@@ -72,25 +91,29 @@ int parse_policy_list(const char *s, struct policy_set *set)
 		return -EINVAL;
 	strcpy(buf, s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		r = &set->ranges[set->nr++];
 		dash = strchr(tok, '-');
 		if (dash)
 			*dash = '\0';
-		if (parse_policy_id(tok, &lo))
+		if (parse_policy_id(tok, &r->lo))
 			return -EINVAL;
-		hi = lo;
-		if (dash && parse_policy_id(dash + 1, &hi))
+		r->hi = r->lo;
+		if (dash && parse_policy_id(dash + 1, &r->hi))
 			return -EINVAL;
-		if (hi < lo)
+		if (r->hi < r->lo)
 			return -EINVAL;
-		for (; lo <= hi; lo++)
-			set->mask |= 1ULL << lo;
 	}
-	return set->mask ? 0 : -EINVAL;
+	return set->nr ? 0 : -EINVAL;
 }
 
 bool policy_in_set(const struct policy_set *set, int policy)
 {
+	int i;
+
 	if (set->all)
 		return true;
-	return policy >= 0 && policy < MAX_POLICIES && (set->mask >> policy) & 1;
+	for (i = 0; i < set->nr; i++)
+		if (policy >= set->ranges[i].lo && policy <= set->ranges[i].hi)
+			return true;
+	return false;
 }

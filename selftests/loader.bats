@@ -311,7 +311,7 @@ poked() {
 	[ "$(jq -r '.governors[] | select(.name == "bpf_test") | .last_exit' <<< "$output")" = \
 	  "error: test_gov was told to exit" ]
 	# Still pinned: unload is what releases it.
-	cpufreq_bpf unload test_gov
+	cpufreq_bpf unload bpf_test
 	nothing_left
 }
 

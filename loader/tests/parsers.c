@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Host unit tests: policy lists, numbers, values, freq lists, config words. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "loader.h"
 #include "tap.h"
@@ -9,13 +10,29 @@ static void test_policy_lists(void)
 {
 	struct policy_set s;
 
-	ok(!parse_policy_list("0", &s) && s.mask == 1 && !s.all, "policy list: one id");
-	ok(!parse_policy_list("0,2", &s) && s.mask == 0x5, "policy list: ids");
-	ok(!parse_policy_list("1-3,6", &s) && s.mask == 0x4e, "policy list: range and id");
-	ok(!parse_policy_list("all", &s) && s.all && policy_in_set(&s, 63), "policy list: all");
+	ok(!parse_policy_list("0", &s) && policy_in_set(&s, 0) && !policy_in_set(&s, 1) &&
+	   !s.all, "policy list: one id");
+	ok(!parse_policy_list("0,2", &s) && policy_in_set(&s, 0) && !policy_in_set(&s, 1) &&
+	   policy_in_set(&s, 2), "policy list: ids");
+	ok(!parse_policy_list("1-3,6", &s) && !policy_in_set(&s, 0) && policy_in_set(&s, 1) &&
+	   policy_in_set(&s, 3) && !policy_in_set(&s, 4) && policy_in_set(&s, 6) &&
+	   !policy_in_set(&s, 7), "policy list: range and id");
+	ok(!parse_policy_list("all", &s) && s.all && policy_in_set(&s, 63) &&
+	   policy_in_set(&s, 4095), "policy list: all");
 	ok(!parse_policy_list("63", &s) && policy_in_set(&s, 63) && !policy_in_set(&s, 0),
-	   "policy list: the highest id");
-	ok(parse_policy_list("64", &s) == -EINVAL, "policy list: beyond the last id refused");
+	   "policy list: 63");
+	ok(!parse_policy_list("64", &s) && policy_in_set(&s, 64) && !policy_in_set(&s, 0),
+	   "policy list: 64 and beyond accepted: machines have more CPUs");
+	ok(!parse_policy_list("0,100-200", &s) && policy_in_set(&s, 150) &&
+	   !policy_in_set(&s, 99) && !policy_in_set(&s, 201), "policy list: a range past 64");
+	ok(!parse_policy_list("0-2147483647", &s) && policy_in_set(&s, 2147483647),
+	   "policy list: up to the largest int");
+	ok(parse_policy_list("2147483648", &s) == -EINVAL, "policy list: beyond an int refused");
+	ok(!parse_policy_list("010", &s) && policy_in_set(&s, 10) && !policy_in_set(&s, 8),
+	   "policy list: leading zero is decimal");
+	ok(!parse_policy_list("08,09", &s) && policy_in_set(&s, 8) && policy_in_set(&s, 9),
+	   "policy list: 08 and 09 are numbers");
+	ok(!parse_policy_list("0x10", &s) && policy_in_set(&s, 16), "policy list: hex with 0x");
 	ok(parse_policy_list("3-1", &s) == -EINVAL, "policy list: reversed range refused");
 	ok(parse_policy_list("", &s) == -EINVAL, "policy list: empty refused");
 	ok(parse_policy_list("x", &s) == -EINVAL, "policy list: a word refused");
@@ -24,17 +41,43 @@ static void test_policy_lists(void)
 	ok(parse_policy_list(",", &s) == -EINVAL, "policy list: separators only refused");
 }
 
+/* The longest list there can be: every id a range of its own. */
+static void test_policy_list_capacity(void)
+{
+	char list[POLICY_LIST_LEN + 1];
+	struct policy_set s;
+	int i;
+
+	for (i = 0; i < POLICY_LIST_LEN / 2 - 1; i++)
+		sprintf(list + 2 * i, "%d,", i % 10);
+	strcpy(list + 2 * i, "7");
+	ok(!parse_policy_list(list, &s) && s.nr == POLICY_LIST_LEN / 2 && policy_in_set(&s, 7),
+	   "policy list: %d ids in %zu characters", s.nr, strlen(list));
+	strcat(list, "0");
+	ok(parse_policy_list(list, &s) == -EINVAL, "policy list: a longer one refused");
+}
+
 static void test_numbers(void)
 {
 	__u64 v;
 
 	ok(!parse_u64("42", &v) && v == 42, "number: decimal");
 	ok(!parse_u64("0x10", &v) && v == 16, "number: hex");
+	ok(!parse_u64("0X1f", &v) && v == 31, "number: hex, either case");
+	ok(!parse_u64("010", &v) && v == 10, "number: leading zero is decimal, not octal");
+	ok(!parse_u64("010000", &v) && v == 10000, "number: 010000 is ten thousand");
+	ok(!parse_u64("08", &v) && v == 8 && !parse_u64("09", &v) && v == 9,
+	   "number: 08 and 09 are numbers");
+	ok(!parse_u64("0", &v) && v == 0 && !parse_u64("00", &v) && v == 0, "number: zeros");
 	ok(!parse_u64("18446744073709551615", &v) && v == ~0ULL, "number: u64 max");
+	ok(!parse_u64("0xffffffffffffffff", &v) && v == ~0ULL, "number: u64 max in hex");
 	ok(parse_u64("18446744073709551616", &v), "number: overflow refused");
+	ok(parse_u64("0x10000000000000000", &v), "number: hex overflow refused");
 	ok(parse_u64("12a", &v), "number: trailing garbage refused");
-	ok(parse_u64("-1", &v) && parse_u64(" 1", &v) && parse_u64("", &v),
-	   "number: sign, blank and empty refused");
+	ok(parse_u64("0x", &v) && parse_u64("0xg", &v) && parse_u64("0x0x10", &v) &&
+	   parse_u64("0x-1", &v) && parse_u64("0x 1", &v), "number: bad hex refused");
+	ok(parse_u64("-1", &v) && parse_u64("+1", &v) && parse_u64(" 1", &v) &&
+	   parse_u64("", &v), "number: sign, blank and empty refused");
 }
 
 /* A u32 field with range 1..100, and a 16-slot freq list like interactive's. */
@@ -51,6 +94,10 @@ static const struct field array_field = {
 };
 static const struct field signed_field = {
 	.name = "bias", .offset = 76, .elem_size = 1, .nelems = 1, .is_signed = true,
+};
+static const struct field rate_field = {
+	.name = "timer_rate", .offset = 0, .elem_size = 4, .nelems = 1,
+	.has_range = true, .min = 1000, .max = 10000000, .unit = "us",
 };
 
 struct value {
@@ -77,6 +124,12 @@ static void test_values(void)
 	ok(field_parse(&load_field, "-1", &v) == -EINVAL, "value: negative for unsigned refused");
 	ok(field_parse(&load_field, "9x", &v) == -EINVAL, "value: malformed refused");
 	ok(field_parse(&load_field, "", &v) == -EINVAL, "value: empty refused");
+	ok(!field_parse(&rate_field, "010000", &v) && v.load == 10000,
+	   "value: 010000 is 10000, not octal 4096 (below the range)");
+	ok(!field_parse(&rate_field, "0x2710", &v) && v.load == 10000, "value: hex with 0x");
+	ok(!field_parse(&load_field, "08", &v) && v.load == 8, "value: 08 is 8");
+	ok(!field_parse(&signed_field, "-010", &v) && v.bias == -10,
+	   "value: negative with a leading zero is decimal");
 	ok(!field_parse(&signed_field, "-128", &v) && v.bias == -128, "value: signed minimum");
 	ok(field_parse(&signed_field, "-129", &v) == -ERANGE, "value: below s8 refused");
 	v.load = 33;
@@ -129,6 +182,33 @@ static void test_freq_lists(void)
 	   "freq list: too long refused");
 }
 
+/*
+ * Array fields as long as BTF allows: millions of elements, which a crafted
+ * object may declare, are parsed without the stack.
+ */
+static void test_huge_fields(void)
+{
+	struct field big = {
+		.name = "big", .elem_size = 4, .nelems = 2000000, .format = FIELD_ARRAY,
+	};
+	__u32 *v = calloc(big.nelems, sizeof(*v));
+	char buf[64];
+
+	if (!v)
+		return;
+	memset(v, 0xff, big.nelems * sizeof(*v));
+	ok(!field_parse(&big, "1,2,3", v) && v[0] == 1 && v[2] == 3 && !v[3] &&
+	   !v[big.nelems - 1], "huge array: parsed, the rest zeroed");
+	ok(!field_format(&big, v, buf, sizeof(buf)) && !strcmp(buf, "1,2,3"),
+	   "huge array: formatted");
+	big.format = FIELD_FREQ_LIST;
+	ok(!field_parse(&big, "80 1000000:90", v) && v[0] == 80 && v[2] == 90 && !v[3],
+	   "huge freq list: parsed");
+	ok(field_parse(&big, "80 1000000", v) == -EINVAL && v[0] == 80,
+	   "huge freq list: malformed refused, nothing written");
+	free(v);
+}
+
 static void test_config_words(void)
 {
 	char line[] = "load interactive --set \"target_loads=85 1500000:90\" # comment\n";
@@ -145,9 +225,11 @@ static void test_config_words(void)
 int main(void)
 {
 	test_policy_lists();
+	test_policy_list_capacity();
 	test_numbers();
 	test_values();
 	test_freq_lists();
+	test_huge_fields();
 	test_config_words();
 	return tap_done();
 }
