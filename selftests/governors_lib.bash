@@ -146,19 +146,47 @@ ramp_delay_us() {
 		hit { printf "%d\n", (ts() - t0) * 1000000; exit }' "$TRACING/trace"
 }
 
-# ticks_to_request PID CPU FREQ: how many of CPU's scheduler ticks
-# (tick_nohz_handler) ran from the task PID's first switch-in on CPU to the
-# governor's first request for CPU at FREQ or above; 0 when the request came
-# before that switch-in; empty when either is missing from the trace.
-ticks_to_request() {
+# ramp_ticks PID CPU FREQ: from the trace, three numbers: how many of CPU's
+# scheduler ticks (tick_nohz_handler) ran from the task PID's first
+# switch-in on CPU to the governor's first request for CPU at FREQ or above
+# (0 when the last request before that switch-in was one); how long CPU
+# idled before that switch-in, in us (from its last switch to idle, or from
+# the trace marker "ramp_start"); and the tick period in us (the most
+# common gap between CPU's ticks, to 100 us: a tick the host delays makes
+# one gap longer and the next shorter).  Fails when the switch-in or the
+# request is missing.
+ramp_ticks() {
 	awk -v pid="next_pid=$1" -v cpu="$(printf '[%03d]' "$2")" -v c="$2" -v f="$3" '
+		function ts() { match($0, /[0-9]+\.[0-9]+:/); return substr($0, RSTART, RLENGTH - 1) * 1000000 }
 		function field(name) { match($0, name "=[0-9]+"); return substr($0, RSTART + length(name) + 1, RLENGTH - length(name) - 1) }
-		/cpufreq_bpf_request:/ && field("cpu") + 0 == c + 0 && field("resolved") + 0 >= f + 0 {
-			print started ? ticks : 0; done = 1; exit
+		/tracing_mark_write: ramp_start/ { first = ts(); next }
+		!index($0, cpu) && !/cpufreq_bpf_request:/ { next }
+		/hrtimer_expire_entry:/ && /function=tick_nohz_handler/ {
+			now = ts()
+			if (last != "")
+				gaps[int((now - last) / 100 + 0.5)]++
+			last = now
+			ticks += started && !done
+			next
 		}
-		!started && /sched_switch:/ && index($0, pid " ") && index($0, cpu) { started = 1; next }
-		started && /hrtimer_expire_entry:/ && /function=tick_nohz_handler/ && index($0, cpu) { ticks++ }
-		END { if (!done) exit 1 }' "$TRACING/trace"
+		done { next }
+		/cpufreq_bpf_request:/ && field("cpu") + 0 == c + 0 {
+			high = field("resolved") + 0 >= f + 0
+			done = started && high
+			next
+		}
+		!started && /sched_switch:/ && / next_pid=0 / { idle_from = ts(); next }
+		!started && /sched_switch:/ && index($0, pid " ") {
+			started = 1
+			idle = ts() - (idle_from == "" ? first : idle_from)
+			done = high	# the wake-up itself asked for it
+		}
+		END {
+			if (!done) exit 1
+			for (g in gaps)
+				if (gaps[g] > n) { n = gaps[g]; tick = g * 100 }
+			printf "%d %d %d\n", ticks, idle, tick
+		}' "$TRACING/trace"
 }
 
 # never_above POLICY KHZ SECONDS / never_below: cur_freq stays on one side

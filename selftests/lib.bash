@@ -79,6 +79,11 @@ trace_on() {
 	echo 1 > "$TRACING/tracing_on"
 }
 
+# requested CPU KHZ: the trace holds a governor request for CPU at KHZ.
+requested() {
+	grep -q "cpufreq_bpf_request:.* cpu=$1 .*resolved=$2\b" "$TRACING/trace"
+}
+
 trace_off() {
 	echo 0 > "$TRACING/tracing_on"
 	echo 0 > "$TRACING/events/enable"
