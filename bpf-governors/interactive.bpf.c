@@ -100,8 +100,6 @@ struct icpu {
 	/* Idle accounting at the last update(); owned by update() of this CPU. */
 	u64 update_idle;
 	u64 idle_calls;
-	/* us: until then, back from a long idle, sampled every half tick. */
-	u64 ramp_until;
 };
 
 struct {
@@ -204,13 +202,13 @@ static u32 choose_freq(struct cpufreq_policy *policy, const struct interactive_t
 	return freq;
 }
 
-/* The period of sampling right after a CPU comes back from a long idle. */
-#define RAMP_SAMPLE_US		(TICK_USEC / 2)
+/* Shorter load windows say little: half a tick. */
+#define MIN_WINDOW_US		(TICK_USEC / 2)
 
 /*
  * Load of one CPU since its window started, as loadadjfreq (% x kHz at the
  * current frequency); starts a new window.  Windows shorter than
- * RAMP_SAMPLE_US say little and are left to grow: -1.
+ * MIN_WINDOW_US are left to grow: -1.
  */
 static s64 update_load(struct icpu *ic, s32 cpu, bool io_busy, u32 cur, bool *busy)
 {
@@ -219,7 +217,7 @@ static s64 update_load(struct icpu *ic, s32 cpu, bool io_busy, u32 cur, bool *bu
 	u64 delta_idle = now_idle - ic->time_in_idle;
 	u64 active_time;
 
-	if ((s64)delta_time < (s64)RAMP_SAMPLE_US)
+	if ((s64)delta_time < (s64)MIN_WINDOW_US)
 		return -1;
 
 	active_time = delta_time > delta_idle ? delta_time - delta_idle : 0;
@@ -334,13 +332,45 @@ static void interactive_rearm(struct cpufreq_policy *policy, struct ipolicy *ip,
 	bpf_cpufreq_set_sample_period(policy, period);
 }
 
+/* What a sample found over the policy's CPUs. */
+struct policy_load {
+	u64 loadadjfreq;	/* the highest of the CPUs' loads */
+	bool busy;		/* a CPU was busy */
+	bool evaluated;		/* a CPU's window was long enough to judge */
+	bool short_window;	/* a CPU's was not: it started just now */
+};
+
+/*
+ * One CPU's part of a sample.  Global, so that the verifier checks it once,
+ * not for each CPU and each mix of what the CPUs before it found.
+ */
+__noinline int sample_cpu(u32 cpu, u32 cur, bool io_busy,
+			  struct policy_load *pl __arg_nonnull)
+{
+	struct icpu *ic = cpu_slot(&icpus, cpu);
+	s64 load;
+
+	if (!ic)
+		return 0;
+	load = update_load(ic, cpu, io_busy, cur, &pl->busy);
+	if (load < 0) {
+		pl->short_window = true;
+		return 0;
+	}
+	pl->evaluated = true;
+	if (load > (s64)pl->loadadjfreq)
+		pl->loadadjfreq = load;
+	return 0;
+}
+
 SEC("struct_ops/sample")
 void BPF_PROG(interactive_sample, struct cpufreq_policy *policy)
 {
 	struct ipolicy *ip = policy_slot(&ipolicies, policy);
 	struct interactive_tunables *t = policy_slot(&tunables, policy);
-	u64 loadadjfreq = 0, now = bpf_ktime_get_ns() / NSEC_PER_USEC;
-	bool io_busy, boosted, busy = false, evaluated = false, ramping = false;
+	u64 now = bpf_ktime_get_ns() / NSEC_PER_USEC;
+	struct policy_load pl = {};
+	bool io_busy, boosted;
 	u32 cpu;
 
 	if (!ip || !t || !gov_enter(ip))
@@ -348,41 +378,29 @@ void BPF_PROG(interactive_sample, struct cpufreq_policy *policy)
 
 	io_busy = io_is_busy(t);
 	boosted = update_boost(ip, t, now);
-	for_each_policy_cpu(cpu, policy) {
-		struct icpu *ic = cpu_slot(&icpus, cpu);
-		s64 load;
+	for_each_policy_cpu(cpu, policy)
+		sample_cpu(cpu, policy->cur, io_busy, &pl);
 
-		if (!ic)
-			continue;
-		ramping |= now < ic->ramp_until;
-		load = update_load(ic, cpu, io_busy, policy->cur, &busy);
-		if (load < 0)
-			continue;
-		evaluated = true;
-		if (load > (s64)loadadjfreq)
-			loadadjfreq = load;
-	}
-
-	if (evaluated) {
-		interactive_evaluate(policy, ip, t, loadadjfreq, boosted, now);
-		interactive_rearm(policy, ip, t, busy);
+	if (pl.evaluated) {
+		interactive_evaluate(policy, ip, t, pl.loadadjfreq, boosted, now);
+		interactive_rearm(policy, ip, t, pl.busy);
 	}
 	/*
-	 * Sampled too soon (a boost, new limits): again once the windows grew.
-	 * Ramping: again shortly, until the burst shows or timer_rate passed.
+	 * A window too short to judge (sampled right after a boost, new
+	 * limits, or a CPU's idle exit): again once it grew.
 	 */
-	if (!evaluated || (ramping && ip->target_freq < hispeed_freq(t, policy)))
-		bpf_cpufreq_sample_in(policy, RAMP_SAMPLE_US);
+	if (pl.short_window)
+		bpf_cpufreq_sample_in(policy, MIN_WINDOW_US);
 	gov_leave(ip);
 }
 
 /*
- * Scheduler activity on @cpu.  The original re-armed a CPU's timer when it
- * left idle; here, a CPU back from at least timer_rate of idle starts a new
- * load window, so that the idle time before it does not hide a burst that
- * starts now, and is sampled every RAMP_SAMPLE_US for the next timer_rate,
- * so that a burst gets its speed within two ticks.  Also where boost and
- * boostpulse writes are noticed, and sampling resumes after the policy idled.
+ * Scheduler activity on @cpu: the original's idle-exit notifier.  A CPU back
+ * from at least timer_rate of idle starts a new load window, so that the
+ * idle before does not hide a burst that starts now, and the policy is
+ * sampled timer_rate later at the latest: cpufreq_interactive_idle_end()
+ * re-arming the CPU's timer.  Also where boost and boostpulse writes are
+ * noticed, and sampling resumes after the policy idled.
  */
 SEC("struct_ops/update")
 void BPF_PROG(interactive_update, struct cpufreq_policy *policy, s32 cpu, u64 time, u32 flags)
@@ -411,30 +429,36 @@ void BPF_PROG(interactive_update, struct cpufreq_policy *policy, s32 cpu, u64 ti
 	if (cpu != (s32)bpf_get_smp_processor_id())
 		return;
 	/*
+	 * An idle exit is a task running: the CPU's own blocked-load updates
+	 * in an interrupt of its idle would look like one and hide the long
+	 * idle before the real one.  (A task's wake-up update comes before it
+	 * counts as running; its next tick's update sees it.)
+	 */
+	if (!bpf_cpufreq_cpu_nr_running(cpu))
+		return;
+	/*
 	 * Not idle since the last update: nothing new, unless sampling has
 	 * stopped: the seed re-arms a CPU's timer whenever the CPU runs and
-	 * finds it stopped, and without nohz idle (nohz=off, a periodic tick)
-	 * the idle-entry count never moves.
+	 * finds it stopped.  Without nohz idle (nohz=off, a periodic tick)
+	 * the idle-entry count stays 0: the idle time tells instead.
 	 */
-	now = bpf_ktime_get_ns() / NSEC_PER_USEC;
 	idle_calls = bpf_cpufreq_cpu_nohz_idle_calls(cpu);
-	if (idle_calls == ic->idle_calls && (ip->sampling || now < ic->ramp_until))
+	if (idle_calls && idle_calls == ic->idle_calls && ip->sampling)
 		return;
 	ic->idle_calls = idle_calls;
 
 	idle = bpf_cpufreq_cpu_idle_time_us(cpu, io_is_busy(t), &now);
 	idle_since = idle - ic->update_idle;
 	ic->update_idle = idle;
-	if (idle_since < timer_rate(t) && ip->sampling)
-		return;
-
-	if (gov_enter(ip)) {
+	if (idle_since < timer_rate(t)) {
+		if (ip->sampling)
+			return;
+	} else if (gov_enter(ip)) {
 		ic->time_in_idle = idle;
 		ic->time_in_idle_timestamp = now;
 		gov_leave(ip);
 	}
-	ic->ramp_until = now + timer_rate(t);
-	bpf_cpufreq_sample_in(policy, RAMP_SAMPLE_US);
+	bpf_cpufreq_sample_in(policy, timer_rate(t));
 }
 
 SEC("struct_ops.s/start")
@@ -465,7 +489,6 @@ int BPF_PROG(interactive_start, struct cpufreq_policy *policy)
 		ic->time_in_idle = bpf_cpufreq_cpu_idle_time_us(cpu, io_is_busy(t),
 								&ic->time_in_idle_timestamp);
 		ic->update_idle = ic->time_in_idle;
-		ic->ramp_until = 0;
 		ic->idle_calls = bpf_cpufreq_cpu_nohz_idle_calls(cpu);
 	}
 	bpf_cpufreq_set_sample_period(policy, timer_rate(t));
