@@ -429,21 +429,22 @@ void BPF_PROG(interactive_update, struct cpufreq_policy *policy, s32 cpu, u64 ti
 	if (cpu != (s32)bpf_get_smp_processor_id())
 		return;
 	/*
+	 * Not idle since the last update: nothing new, unless sampling has
+	 * stopped: the seed re-arms a CPU's timer whenever the CPU runs and
+	 * finds it stopped.  Without nohz idle (nohz=off, a periodic tick)
+	 * the idle-entry count stays 0: the idle time tells instead.  The
+	 * busy CPU's common case, so checked first.
+	 */
+	idle_calls = bpf_cpufreq_cpu_nohz_idle_calls(cpu);
+	if (idle_calls && idle_calls == ic->idle_calls && ip->sampling)
+		return;
+	/*
 	 * An idle exit is a task running: the CPU's own blocked-load updates
 	 * in an interrupt of its idle would look like one and hide the long
 	 * idle before the real one.  (A task's wake-up update comes before it
 	 * counts as running; its next tick's update sees it.)
 	 */
 	if (!bpf_cpufreq_cpu_nr_running(cpu))
-		return;
-	/*
-	 * Not idle since the last update: nothing new, unless sampling has
-	 * stopped: the seed re-arms a CPU's timer whenever the CPU runs and
-	 * finds it stopped.  Without nohz idle (nohz=off, a periodic tick)
-	 * the idle-entry count stays 0: the idle time tells instead.
-	 */
-	idle_calls = bpf_cpufreq_cpu_nohz_idle_calls(cpu);
-	if (idle_calls && idle_calls == ic->idle_calls && ip->sampling)
 		return;
 	ic->idle_calls = idle_calls;
 
