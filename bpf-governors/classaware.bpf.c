@@ -100,6 +100,7 @@ struct ca_cpu {
 	u64 greedier_since;	/* ns: the running task has asked for more */
 	u32 quota_util;		/* CFS cap of the running group, 0 for none */
 	u32 background;		/* only background work runs */
+	u32 background_cap;	/* its utilization clamp, while it does */
 	u32 idle;		/* idle at the last look */
 };
 
@@ -213,6 +214,24 @@ static bool task_background(const struct classaware_tunables *t, struct task_str
 }
 
 /*
+ * The utilization clamp of the CPU's background work: the runqueue's, or
+ * the running task's uclamp.max when lower (an uncapped task that waits
+ * next to it for a moment lifts the runqueue's clamp to the top).
+ */
+static u32 background_cap(struct rq *rq, struct task_struct *curr)
+{
+	u32 cap = rq->uclamp[UCLAMP_MAX].value;
+	struct uclamp_se *uclamp_max;
+
+	if (curr && task_capped(curr)) {
+		uclamp_max = &curr->uclamp[UCLAMP_MAX];
+		if (BPF_CORE_READ_BITFIELD(uclamp_max, value) < cap)
+			cap = BPF_CORE_READ_BITFIELD(uclamp_max, value);
+	}
+	return cap;
+}
+
+/*
  * Only background work runs: every runnable task capped by uclamp.max (the
  * runqueue's clamp is the highest of theirs), or the running task is
  * background work.
@@ -269,8 +288,10 @@ static struct task_struct *cfs_character(const struct classaware_tunables *t,
 
 	if (!curr) {
 		ca_cpu->greedier_since = 0;
-		if (background)
+		if (background) {
 			ca_cpu->background = true;
+			ca_cpu->background_cap = background_cap(rq, NULL);
+		}
 		return NULL;
 	}
 	if (woke)
@@ -279,6 +300,8 @@ static struct task_struct *cfs_character(const struct classaware_tunables *t,
 	quota = quota_cap_util(curr, cap);
 	if ((background || !ca_cpu->background) && cap_no_higher(quota, ca_cpu->quota_util)) {
 		ca_cpu->greedier_since = 0;
+		if (background)
+			ca_cpu->background_cap = background_cap(rq, curr);
 	} else if (!ca_cpu->greedier_since) {
 		ca_cpu->greedier_since = time;
 		return foreground;
@@ -287,6 +310,7 @@ static struct task_struct *cfs_character(const struct classaware_tunables *t,
 	}
 	ca_cpu->greedier_since = 0;
 	ca_cpu->background = background;
+	ca_cpu->background_cap = background_cap(rq, curr);
 	ca_cpu->quota_util = quota;
 	return foreground;
 }
@@ -366,6 +390,12 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 	util = cfs_perf(cpu);
 	if (ca_cpu->quota_util && util > ca_cpu->quota_util)
 		util = ca_cpu->quota_util;
+	/*
+	 * Within its own clamp, also while another task runs or waits next
+	 * to it for less than the tick that makes the CPU foreground.
+	 */
+	if (ca_cpu->background && util > ca_cpu->background_cap)
+		util = ca_cpu->background_cap;
 	floor = dl_floor_util(t, dl_bw, cap);
 	if (util > floor)
 		d->background = ca_cpu->background;
@@ -396,7 +426,12 @@ static u32 background_step(const struct classaware_tunables *t, struct cpufreq_p
 	u32 level = ca->bg_level ?: policy->min;
 
 	if (want <= level) {
-		ca->bg_level = want;
+		/*
+		 * Down at once, to the operating point that serves @want: a
+		 * level between two of them, or under the lowest, would make
+		 * the next step land where the policy already is.
+		 */
+		ca->bg_level = bpf_cpufreq_resolve_freq(policy, want);
 		return want;
 	}
 	if ((s64)(time - ca->last_step) >= (s64)step) {

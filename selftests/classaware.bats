@@ -16,6 +16,7 @@ setup() {
 }
 
 teardown() {
+	echo 1 > /sys/devices/system/cpu/cpu1/online
 	restore_vm_state
 	echo 950000 > /proc/sys/kernel/sched_rt_runtime_us
 	[ -d "$CGROOT/capped" ] && rmdir "$CGROOT/capped"
@@ -216,30 +217,50 @@ rises() {
 }
 
 @test "bpf_classaware: background work climbs one operating point per step" {
-	local r hog
+	local r hog release step=200000
 	use_classaware
-	set_tunables classaware classaware_tunables 0 background_step_us=200000
-	# uclamp.max 800 marks the hog as background work and lets it reach
-	# 1.6 GHz.  Runqueue clamps are kept in 20% buckets, so a cap must
-	# be below 820 to stay apart from uncapped tasks (kworkers) that run
-	# next to it for a moment.  Capped from its fork: a shell that ran
-	# uncapped on CPU 0 before it stopped would leave the CPU judged as
-	# foreground work with that shell's utilization, and the wake-up may
-	# be read before the runqueue counts the hog's clamp.
-	stopped_hog 0 uclampset -M 800
+	set_tunables classaware classaware_tunables 0 background_step_us=$step
+	# Policy0 is CPU 0 alone: CPU 1's own demand (its softirq thread and
+	# kworkers, 600 MHz to 1.2 GHz worth now and then under emulation)
+	# would lift the policy over the background level between steps.
+	echo 0 > /sys/devices/system/cpu/cpu1/online
+	# A hog in a group capped at uclamp.max 10% is background work that
+	# needs less than the lowest operating point (but more than the DL
+	# floor of the fair server's 5% reservation).
+	mountpoint -q "$CGROOT" || mount -t cgroup2 none "$CGROOT"
+	echo +cpu > "$CGROOT/cgroup.subtree_control"
+	mkdir "$CGROOT/capped"
+	echo 10 > "$CGROOT/capped/cpu.uclamp.max"
+	stopped_hog 0
 	hog=${HOGS##* }
-	wait_for 20 freq_is 0 400000
-	trace_on power/cpu_frequency
+	echo "$hog" > "$CGROOT/capped/cgroup.procs"
 	kill -CONT "$hog"
+	sleep 0.5
+	freq_is 0 400000
+	# The cap raised to 78% (under 820 of 1024: runqueue clamps are kept
+	# in 20% buckets, and uncapped kworkers next to it share the top
+	# one) it needs 1.6 GHz and climbs there from the lowest operating
+	# point: the first step at once (none was taken yet), each next a
+	# step later.  Shell builtins only, so that the marker is the time
+	# of the change.
+	trace_on power/cpu_frequency
+	echo release > "$TRACING/trace_marker"
+	echo 78 > "$CGROOT/capped/cpu.uclamp.max"
 	wait_for 10 freq_is 0 1600000
 	sleep 0.5
 	trace_off
 	stop_hogs
 	r=$(rises)
-	echo "# rises (us kHz): $(tr '\n' ' ' <<< "$r")" >&3
-	# Every operating point up to the cap in turn, at least a step apart.
+	release=$(awk '/tracing_mark_write: release/ {
+		match($0, /[0-9]+\.[0-9]+:/); print int(substr($0, RSTART, RLENGTH - 1) * 1000000) }' \
+		"$TRACING/trace")
+	echo "# released at $release us; rises (us kHz): $(tr '\n' ' ' <<< "$r")" >&3
+	# Every operating point up to the cap in turn and no further, the
+	# first before a step could have passed, each next a step later (less
+	# the switch's own latency, well under 1 ms).
 	[ "$(cut -d' ' -f2 <<< "$r" | tr '\n' ' ')" = "800000 1200000 1600000 " ]
-	awk 'NR > 1 && $1 - prev < 190000 { exit 1 } { prev = $1 }' <<< "$r"
+	[ $(($(head -1 <<< "$r" | cut -d' ' -f1) - release)) -lt $step ]
+	awk -v min=$((step - 1000)) 'NR > 1 && $1 - prev < min { exit 1 } { prev = $1 }' <<< "$r"
 }
 
 @test "bpf_classaware: a CFS bandwidth quota caps the frequency of its group" {
