@@ -100,19 +100,14 @@ teardown() {
 	wait_for 5 freq_is 0 1200000
 	[ "$(seen test_gov resolved_max)" -eq 1200000 ]
 	ctl test_gov 2000000 0 0
-	for i in $(seq 40); do
-		[ "$(cur_freq 0)" -le 1200000 ]
-		sleep 0.025
-	done
-	stop_hogs
+	never_above 0 1200000 1
+	grep -q "cpufreq_bpf_request: cpu=0 requested=2000000 resolved=1200000 " "$TRACING/trace"
 	ctl test_gov 400000 0 0
 	policy_write 0 scaling_max_freq 2000000
 	policy_write 0 scaling_min_freq 1600000
 	wait_for 5 freq_is 0 1600000
-	for i in $(seq 40); do
-		[ "$(cur_freq 0)" -ge 1600000 ]
-		sleep 0.025
-	done
+	never_below 0 1600000 1
+	grep -q "cpufreq_bpf_request: cpu=0 requested=400000 resolved=1600000 " "$TRACING/trace"
 }
 
 @test "two BPF governors run two policies at once" {

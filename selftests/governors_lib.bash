@@ -9,26 +9,20 @@ gov_load() {
 	register "$1" >/dev/null
 }
 
-# tunables_id: the id of the one loaded map named "tunables".
-tunables_id() {
-	local ids
-	ids=$("$BPFTOOL" map show -j | jq -r '.[] | select(.name == "tunables") | .id')
-	[ "$(wc -w <<< "$ids")" -eq 1 ] || {
-		echo "expected one map named tunables, got: $ids" >&2
-		return 1
-	}
-	echo "$ids"
-}
-
 # le32 VALUE: VALUE as 4 little-endian bytes.
 le32() {
 	local v=$1
 	echo "$((v & 255)) $(((v >> 8) & 255)) $(((v >> 16) & 255)) $(((v >> 24) & 255))"
 }
 
+# The loaded governor's map, by name: bpftool refuses the handle when it
+# matches no map or several.  (By name, not by an id from "map show": that
+# loads bpftool's process iterator each time, seconds under emulation.)
+TUNABLES="name tunables"
+
 # tunables_bytes POLICY: the raw bytes of POLICY's tunables entry, decimal.
 tunables_bytes() {
-	"$BPFTOOL" map lookup id "$(tunables_id)" key $(le32 "$1") -j |
+	"$BPFTOOL" map lookup $TUNABLES key $(le32 "$1") -j |
 		jq -r '.value[]' | while read -r b; do echo $((b)); done | tr '\n' ' '
 }
 
@@ -74,15 +68,16 @@ set_tunables() {
 		read -r -a le <<< "$(le32 "${kv#*=}")"
 		bytes[off]=${le[0]} bytes[off+1]=${le[1]} bytes[off+2]=${le[2]} bytes[off+3]=${le[3]}
 	done
-	"$BPFTOOL" map update id "$(tunables_id)" key $(le32 "$policy") value "${bytes[@]}"
+	"$BPFTOOL" map update $TUNABLES key $(le32 "$policy") value "${bytes[@]}"
 }
+
+# tunables_size: the size of a tunables entry, in bytes.
+tunables_size() { wc -w <<< "$(tunables_bytes 0)"; }
 
 # garbage_tunables POLICY: random bytes over POLICY's whole tunables entry.
 garbage_tunables() {
-	local size
-	size=$("$BPFTOOL" map show id "$(tunables_id)" -j | jq -r '.bytes_value')
-	"$BPFTOOL" map update id "$(tunables_id)" key $(le32 "$1") \
-		value $(head -c "$size" /dev/urandom | od -An -tu1 -v)
+	"$BPFTOOL" map update $TUNABLES key $(le32 "$1") \
+		value $(head -c "$(tunables_size)" /dev/urandom | od -An -tu1 -v)
 }
 
 # residency POLICY: time_in_state as "freq ticks" lines.
@@ -191,22 +186,6 @@ ramp_ticks() {
 
 # never_above POLICY KHZ SECONDS / never_below: cur_freq stays on one side
 # of KHZ, checked every 50 ms.
-never_above() {
-	local end=$((SECONDS + $3))
-	while [ $SECONDS -lt $end ]; do
-		freq_at_most "$1" "$2" || { echo "policy$1 at $(cur_freq "$1") > $2" >&2; return 1; }
-		sleep 0.05
-	done
-}
-
-never_below() {
-	local end=$((SECONDS + $3))
-	while [ $SECONDS -lt $end ]; do
-		freq_at_least "$1" "$2" || { echo "policy$1 at $(cur_freq "$1") < $2" >&2; return 1; }
-		sleep 0.05
-	done
-}
-
 # hog_pattern CYCLES ON OFF: CYCLES times a hog on CPU 0 for ON seconds,
 # then OFF seconds idle.
 hog_pattern() {
@@ -279,12 +258,12 @@ survives_garbage() {
 	gov_load "$1"
 	set_governor 0 "$2"
 	policy_write 0 scaling_max_freq 1600000
-	size=$("$BPFTOOL" map show id "$(tunables_id)" -j | jq -r '.bytes_value')
+	size=$(tunables_size)
 	for round in 1 2; do
 		if [ $round -lt 2 ]; then
 			garbage_tunables 0
 		else
-			"$BPFTOOL" map update id "$(tunables_id)" key 0 0 0 0 \
+			"$BPFTOOL" map update $TUNABLES key 0 0 0 0 \
 				value $(printf '255 %.0s' $(seq "$size"))
 		fi
 		start_hog 0

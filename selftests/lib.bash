@@ -89,6 +89,31 @@ trace_off() {
 	echo 0 > "$TRACING/events/enable"
 }
 
+# traced_freqs CPU: the frequencies the trace records for CPU, in order.
+traced_freqs() {
+	awk -v id="cpu_id=$1" '/cpu_frequency:/ && $NF == id {
+		sub("state=", "", $(NF - 1)); print $(NF - 1) }' "$TRACING/trace"
+}
+
+# stays_within CPU LOW HIGH SECONDS: for SECONDS from now, CPU's frequency
+# stays within LOW..HIGH kHz: where it is once the trace is on, and every
+# change the trace records until the end, so that none falls between two
+# looks.  Governor requests are traced too, for the caller to check.
+stays_within() {
+	local f
+	trace_on power/cpu_frequency cpufreq_bpf/cpufreq_bpf_request
+	f=$(cur_freq "$1")
+	sleep "$4"
+	trace_off
+	{ echo "$f"; traced_freqs "$1"; } | awk -v cpu="$1" -v low="$2" -v high="$3" '
+		$1 < low || $1 > high {
+			printf "CPU %d at %d kHz, outside %d-%d\n", cpu, $1, low, high > "/dev/stderr"
+			bad = 1 }
+		END { exit bad }'
+}
+never_above() { stays_within "$1" 0 "$2" "$3"; }
+never_below() { stays_within "$1" "$2" 4294967295 "$3"; }
+
 # BPF governors registered with plain bpftool, links pinned in $LINKS.
 LINKS=/sys/fs/bpf/selftest
 
