@@ -51,8 +51,9 @@ LOADER := $(BUILD)/loader/cpufreq-bpf
 LOADER_SRCS := $(wildcard loader/*.c)
 LOADER_HDRS := $(wildcard loader/*.h)
 LOADER_TESTS := $(patsubst loader/tests/%.c,$(BUILD)/tests/%,$(wildcard loader/tests/*.c))
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 # Names and paths are cut to the kernel's sizes on purpose.
-LOADER_CFLAGS := $(USER_CFLAGS) -Wno-format-truncation
+LOADER_CFLAGS := $(USER_CFLAGS) -Wno-format-truncation -DCPUFREQ_BPF_VERSION='"$(VERSION)"'
 
 .PHONY: all deps kernel kernel-debug tools bpf governors loader install check demo bench clean FORCE
 all: kernel kernel-debug tools bpf $(SELFTEST_TOOLS) $(if $(LOADER_SRCS),loader) $(LOADER_TESTS)
@@ -74,13 +75,14 @@ $(BUILD)/tests/%: loader/tests/%.c $(filter-out loader/main.c,$(LOADER_SRCS)) $(
 		$(filter-out loader/main.c,$(LOADER_SRCS)) -o $@ $(USER_LDLIBS)
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the loader, the shipped
-# governors, the man page, the systemd unit, and an example config file
-# where none exists.  The installed loader looks for governors in LIBDIR.
+# governors, the man page, the systemd unit, bash completion, and an example
+# config file where none exists.  The installed loader looks for governors in LIBDIR.
 PREFIX ?= /usr/local
 SBINDIR := $(PREFIX)/sbin
 GOVDIR := $(PREFIX)/lib/cpufreq-bpf
 MANDIR := $(PREFIX)/share/man/man8
 UNITDIR := $(PREFIX)/lib/systemd/system
+COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
 SHIPPED_GOVS := $(patsubst bpf-governors/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(wildcard bpf-governors/*.bpf.c))
 INSTALLED_LOADER := $(BUILD)/install/cpufreq-bpf
 
@@ -98,6 +100,9 @@ install: $(INSTALLED_LOADER) $(SHIPPED_GOVS)
 		$(DESTDIR)$(UNITDIR)/cpufreq-bpf.service
 	[ -e $(DESTDIR)/etc/cpufreq-bpf.conf ] || \
 		install -D -m 0644 loader/cpufreq-bpf.conf $(DESTDIR)/etc/cpufreq-bpf.conf
+	install -d -m 0755 $(DESTDIR)$(COMPLETIONDIR)
+	sed 's|@GOVDIR@|$(GOVDIR)|g' loader/cpufreq-bpf.bash > \
+		$(DESTDIR)$(COMPLETIONDIR)/cpufreq-bpf
 
 # Idempotent: one line when everything is there; apt-get's output goes to
 # build/deps.log, its end printed when it fails.

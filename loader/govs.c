@@ -9,6 +9,7 @@
  * descriptor is its only reference: any failure, or the loader's death,
  * unregisters it.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,58 @@ static bool is_path(const char *what)
 	return strchr(what, '/') || (n > 2 && !strcmp(what + n - 2, ".o"));
 }
 
-/* The shipped object for "interactive" or "bpf_interactive". */
+/* scandir()'s filter for governor objects: NAME.bpf.o. */
+int is_object_file(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return n > 6 && !strcmp(e->d_name + n - 6, ".bpf.o");
+}
+
+/* @registered is @name, or @name with "bpf_" before it. */
+static bool names_match(const char *registered, const char *name)
+{
+	size_t n = strlen(BPF_PREFIX);
+
+	return !strcmp(registered, name) ||
+	       (!strncmp(registered, BPF_PREFIX, n) && !strcmp(registered + n, name));
+}
+
+/*
+ * The shipped object that registers @name or "bpf_" @name, into @path: a
+ * governor's name need not be its file's (conservative.bpf.o registers
+ * bpf_conserv).
+ */
+static int shipped_object_registering(const char *name, char *path, size_t len)
+{
+	const char *dir = objdir();
+	struct dirent **names;
+	struct gov_object go;
+	char candidate[4096];
+	int n, i, err = -ENOENT;
+
+	n = scandir(dir, &names, is_object_file, alphasort);
+	for (i = 0; i < n; i++) {
+		snprintf(candidate, sizeof(candidate), "%s/%s", dir, names[i]->d_name);
+		if (err && !object_open(candidate, NULL, &go)) {
+			if (names_match(go.name, name)) {
+				snprintf(path, len, "%s", candidate);
+				err = 0;
+			}
+			gov_object_close(&go);
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	return err;
+}
+
+/*
+ * The shipped object for any spelling of a governor: its file's stem
+ * ("conservative"), its registered name ("bpf_conserv") or that name's
+ * short form ("conserv").  @path names the stem's file when there is none.
+ */
 static int shipped_object(const char *name, char *path, size_t len)
 {
 	const char *shortname = name;
@@ -48,7 +100,9 @@ static int shipped_object(const char *name, char *path, size_t len)
 	if (!strncmp(name, BPF_PREFIX, strlen(BPF_PREFIX)))
 		shortname += strlen(BPF_PREFIX);
 	snprintf(path, len, "%s/%s.bpf.o", objdir(), shortname);
-	return access(path, R_OK) ? -errno : 0;
+	if (!access(path, R_OK))
+		return 0;
+	return shipped_object_registering(name, path, len);
 }
 
 /* The .name the struct_ops map registers, from its data and its BTF. */

@@ -22,10 +22,14 @@ enum {
 	EXIT_NOTFOUND = 3,	/* no such governor, object, field or policy */
 	EXIT_PERM = 4,		/* not root */
 	EXIT_EXISTS = 5,	/* the governor is already loaded */
+	EXIT_NOSUPPORT = 6,	/* the kernel lacks the series or BTF */
 };
 
 #define GOV_NAME_LEN	16	/* CPUFREQ_NAME_LEN */
 #define MAX_POLICIES	64	/* CPUFREQ_BPF_MAX_CPUS: BPF governors take ids below it */
+
+/* preflight.c */
+int preflight(void);
 
 /* util.c */
 int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -148,6 +152,8 @@ struct gov_object {
 };
 
 const char *objdir(void);
+struct dirent;
+int is_object_file(const struct dirent *e);
 int gov_object_open(const char *name_or_path, const char *pin_root, struct gov_object *go);
 int object_open(const char *path, const char *pin_root, struct gov_object *go);
 void gov_object_close(struct gov_object *go);

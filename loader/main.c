@@ -10,33 +10,30 @@
 #include <bpf/libbpf.h>
 #include "loader.h"
 
-static const char usage_text[] =
+#ifndef CPUFREQ_BPF_VERSION
+#define CPUFREQ_BPF_VERSION "unknown"
+#endif
+
+static const char usage_head[] =
 "usage: cpufreq-bpf [-v] COMMAND [ARGS]\n"
+"       cpufreq-bpf COMMAND --help | help [COMMAND] | version\n"
+"\n";
+
+static const char usage_tail[] =
+"  help [COMMAND]                        every command's synopsis, or one command's\n"
+"  version                               the loader's version and libbpf's\n"
 "\n"
-"  list [PATH]...                        governors available (shipped and PATHs),\n"
-"                                        loaded, and per policy\n"
-"  load NAME|PATH [--policy LIST|all] [--set FIELD=VALUE]...\n"
-"                                        register and pin a governor, set tunables,\n"
-"                                        put policies on it\n"
-"  unload NAME|--all                     unpin; its policies return to their previous\n"
-"                                        governors\n"
-"  switch NAME [--policy LIST|all]       put policies (default all) on a governor,\n"
-"                                        BPF or in-kernel\n"
-"  upgrade NAME PATH                     replace a loaded governor in place, keeping\n"
-"                                        its tunables by field name\n"
-"  tune NAME [FIELD[=VALUE]]... [--policy N]\n"
-"                                        read or write tunables by field name\n"
-"  status [NAME] [--json] [--watch]      per policy: governor, frequencies, requests,\n"
-"                                        switch path, errors; per governor: state, exits\n"
-"  boot [--config FILE]                  run the commands of FILE (" DEFAULT_CONFIG ")\n"
-"\n"
-"NAME is a shipped governor (schedutil, interactive, sched) or the name it\n"
-"registers (bpf_schedutil, ...).  LIST is policy ids: 0,2 or 0-3 or all.\n"
+"NAME is a shipped governor: its object's stem (conservative), the name it\n"
+"registers (bpf_conserv) or that name's short form (conserv).  LIST is policy\n"
+"ids: 0,2 or 0-3 or all.\n"
 "Numbers are decimal, or hex after 0x: 010 is ten.\n"
-"Pins live in " PIN_ROOT "/<governor>/.  Every command needs root.\n"
+"Pins live in " PIN_ROOT "/<governor>/.\n"
+"Every command but help and version needs root and a kernel with the\n"
+"cpufreq-bpf series.\n"
 "\n"
 "exit status: 0 ok, 1 the kernel or system refused, 2 bad usage, field or value,\n"
-"3 no such governor, object or policy, 4 not root, 5 governor already loaded\n";
+"3 no such governor, object or policy, 4 not root, 5 governor already loaded,\n"
+"6 the kernel lacks the cpufreq-bpf series or BTF\n";
 
 static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -49,7 +46,7 @@ static int usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return fail(EXIT_USAGE, "%s (see cpufreq-bpf --help)", msg);
+	return fail(EXIT_USAGE, "%s (see cpufreq-bpf help)", msg);
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -237,36 +234,100 @@ static int cmd_boot(int argc, char **argv)
 static const struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	const char *usage;	/* its lines in the help */
 } commands[] = {
-	{ "list", cmd_list_args },
-	{ "load", cmd_load },
-	{ "unload", cmd_unload },
-	{ "switch", cmd_switch },
-	{ "upgrade", cmd_upgrade },
-	{ "tune", cmd_tune },
-	{ "status", cmd_status_args },
-	{ "boot", cmd_boot },
+	{ "list", cmd_list_args,
+	  "list [PATH]...                        governors available (shipped and PATHs),\n"
+	  "                                        loaded, and per policy\n" },
+	{ "load", cmd_load,
+	  "load NAME|PATH [--policy LIST|all] [--set FIELD=VALUE]...\n"
+	  "                                        register and pin a governor, set tunables,\n"
+	  "                                        put policies on it\n" },
+	{ "unload", cmd_unload,
+	  "unload NAME|--all                     unpin; its policies return to their previous\n"
+	  "                                        governors\n" },
+	{ "switch", cmd_switch,
+	  "switch NAME [--policy LIST|all]       put policies (default all) on a governor,\n"
+	  "                                        BPF or in-kernel\n" },
+	{ "upgrade", cmd_upgrade,
+	  "upgrade NAME PATH                     replace a loaded governor in place, keeping\n"
+	  "                                        its tunables by field name\n" },
+	{ "tune", cmd_tune,
+	  "tune NAME [FIELD[=VALUE]]... [--policy N]\n"
+	  "                                        read or write tunables by field name\n" },
+	{ "status", cmd_status_args,
+	  "status [NAME] [--json] [--watch]      per policy: governor, frequencies, requests,\n"
+	  "                                        switch path, errors; per governor: state, exits\n" },
+	{ "boot", cmd_boot,
+	  "boot [--config FILE]                  run the commands of FILE (" DEFAULT_CONFIG ")\n" },
 };
 
-static int run_command(int argc, char **argv)
+static const struct command *find_command(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[0], commands[i].name))
-			return commands[i].fn(argc, argv);
-	return usage("unknown command '%s'", argv[0]);
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+static int run_command(int argc, char **argv)
+{
+	const struct command *cmd = find_command(argv[0]);
+
+	if (!cmd)
+		return usage("unknown command '%s'", argv[0]);
+	return cmd->fn(argc, argv);
+}
+
+/* help [COMMAND]: every command's lines, or one command's. */
+static int cmd_help(const char *name)
+{
+	const struct command *cmd;
+	size_t i;
+
+	if (name) {
+		cmd = find_command(name);
+		if (!cmd)
+			return usage("help: unknown command '%s'", name);
+		printf("usage: cpufreq-bpf %s", cmd->usage);
+		return EXIT_OK;
+	}
+	fputs(usage_head, stdout);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		printf("  %s", commands[i].usage);
+	fputs(usage_tail, stdout);
+	return EXIT_OK;
+}
+
+static int cmd_version(void)
+{
+	printf("cpufreq-bpf %s\nusing libbpf %s\n", CPUFREQ_BPF_VERSION,
+	       libbpf_version_string());
+	return EXIT_OK;
+}
+
+/* COMMAND --help, or -h: that command's help, wherever the flag stands. */
+static bool asks_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
 }
 
 int main(int argc, char **argv)
 {
-	int i = 1;
+	int i = 1, ret;
 
 	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		}
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return cmd_help(NULL);
+		if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version"))
+			return cmd_version();
 		if (strcmp(argv[i], "-v") && strcmp(argv[i], "--verbose"))
 			return usage("unknown option '%s'", argv[i]);
 		set_verbose(true);
@@ -274,11 +335,22 @@ int main(int argc, char **argv)
 	if (i == argc)
 		return usage("no command");
 	if (!strcmp(argv[i], "help")) {
-		fputs(usage_text, stdout);
-		return EXIT_OK;
+		if (argc - i > 2)
+			return usage("help: unexpected '%s'", argv[i + 2]);
+		return cmd_help(argv[i + 1]);
 	}
+	if (!strcmp(argv[i], "version")) {
+		if (argc - i > 1)
+			return usage("version: unexpected '%s'", argv[i + 1]);
+		return cmd_version();
+	}
+	if (!find_command(argv[i]))
+		return usage("unknown command '%s'", argv[i]);
+	if (asks_help(argc - i, argv + i))
+		return cmd_help(argv[i]);
 	if (geteuid() != 0)
 		return fail(EXIT_PERM, "%s needs root: run it as root (or with sudo)", argv[i]);
 	libbpf_set_print(libbpf_print);
-	return run_command(argc - i, argv + i);
+	ret = preflight();
+	return ret ?: run_command(argc - i, argv + i);
 }

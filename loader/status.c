@@ -10,13 +10,6 @@
 
 #define MAX_GOVS	32
 
-static int is_object(const struct dirent *e)
-{
-	size_t n = strlen(e->d_name);
-
-	return n > 6 && !strcmp(e->d_name + n - 6, ".bpf.o");
-}
-
 static void print_object(const char *label, int label_len, const char *path)
 {
 	struct gov_object go;
@@ -36,7 +29,7 @@ static int list_objects(char **paths, int nr_paths)
 	int n, i;
 
 	printf("available (%s):\n", dir);
-	n = scandir(dir, &names, is_object, alphasort);
+	n = scandir(dir, &names, is_object_file, alphasort);
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
 		print_object(names[i]->d_name, strlen(names[i]->d_name) - 6, path);

@@ -48,7 +48,8 @@ le32() {
 @test "--help documents every command and the exit codes" {
 	run cpufreq_bpf --help
 	[ "$status" -eq 0 ]
-	for c in list load unload switch upgrade tune status boot "exit status" "4 not root"; do
+	for c in list load unload switch upgrade tune status boot help version "exit status" \
+		"4 not root" "6 the kernel lacks"; do
 		[[ $output == *"$c"* ]]
 	done
 	run cpufreq_bpf frobnicate
@@ -59,11 +60,30 @@ le32() {
 	[[ $output == *"--policy 'x'"* ]]
 }
 
+@test "a governor is found by its object's stem, its name and its short name" {
+	run cpufreq_bpf load conserv --policy 0
+	[ "$status" -eq 0 ]
+	[ "$(governor 0)" = bpf_conserv ]
+	run cpufreq_bpf unload conservative
+	[ "$status" -eq 0 ]
+	nothing_left
+	run cpufreq_bpf load bpf_conserv
+	[ "$status" -eq 0 ]
+	registered bpf_conserv
+	run cpufreq_bpf unload conserv
+	[ "$status" -eq 0 ]
+	nothing_left
+}
+
 @test "non-root users are refused" {
 	for cmd in list "status" "load schedutil" "tune schedutil" "unload schedutil"; do
 		run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" $cmd
 		[ "$status" -eq 4 ]
 		[[ $output == *"needs root"* ]]
+	done
+	for cmd in help "help tune" "tune --help" version; do
+		run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" $cmd
+		[ "$status" -eq 0 ]
 	done
 	nothing_left
 }

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/btf.h>
@@ -154,6 +155,31 @@ static void test_carry(void)
 	gov_object_close(&go2);
 }
 
+/* Every spelling of a governor opens its shipped object; others are unknown. */
+static void test_names(void)
+{
+	const char *spellings[] = { "conservative", "bpf_conserv", "conserv" };
+	struct gov_object go;
+	char buf[256];
+	size_t i;
+
+	setenv("CPUFREQ_BPF_OBJDIR", dir, 1);
+	for (i = 0; i < sizeof(spellings) / sizeof(spellings[0]); i++) {
+		bool opened = !gov_object_open(spellings[i], NULL, &go);
+
+		ok(opened && !strcmp(go.name, "bpf_conserv") &&
+		   strstr(go.path, "/conservative.bpf.o"), "names: '%s' opens %s",
+		   spellings[i], opened ? go.path : "nothing");
+		if (opened)
+			gov_object_close(&go);
+	}
+	stderr_capture();
+	ok(gov_object_open("conserva", NULL, &go) == EXIT_NOTFOUND,
+	   "names: 'conserva' is no governor");
+	ok(strstr(stderr_captured(buf, sizeof(buf)), "unknown governor 'conserva' (no ") != NULL,
+	   "names: and says so in one line: %s", buf);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -164,5 +190,6 @@ int main(int argc, char **argv)
 	test_interactive();
 	test_others();
 	test_carry();
+	test_names();
 	return tap_done();
 }
