@@ -23,7 +23,7 @@
 /* Governors handle policies whose CPUs are below this number. */
 #define CPUFREQ_BPF_MAX_CPUS	64
 
-/* Requesting and switching */
+/* Requesting and switching; requests are taken from start() to stop() */
 extern int bpf_cpufreq_request(struct cpufreq_policy *policy, u32 freq_khz) __ksym;
 extern u32 bpf_cpufreq_resolve_freq(struct cpufreq_policy *policy, u32 freq_khz) __ksym;
 extern int bpf_cpufreq_flush(struct cpufreq_policy *policy) __ksym;
@@ -31,6 +31,7 @@ extern u32 bpf_cpufreq_transition_delay_us(struct cpufreq_policy *policy) __ksym
 
 /* Sampling and exit */
 extern int bpf_cpufreq_set_sample_period(struct cpufreq_policy *policy, u32 period_us) __ksym;
+/* The next sample() in @delay_us, but no sooner than 1 ms after the last. */
 extern int bpf_cpufreq_sample_in(struct cpufreq_policy *policy, u32 delay_us) __ksym;
 extern void bpf_cpufreq_exit_error(struct cpufreq_policy *policy, const char *reason__str) __ksym;
 

@@ -9,6 +9,7 @@ setup() {
 }
 
 teardown() {
+	echo 1 > /sys/devices/system/cpu/cpu2/online
 	restore_vm_state
 }
 
@@ -110,6 +111,23 @@ teardown() {
 	grep -q "cpufreq_bpf_request: cpu=0 requested=400000 resolved=1600000 " "$TRACING/trace"
 }
 
+@test "sample() runs at most once a millisecond, however soon it asks" {
+	local t0 t1 before after
+	register test_storm
+	set_governor 0 bpf_storm
+	sleep 0.2
+	# Every sample between the two reads of the counter falls within
+	# t0..t1, which holds at most one per whole millisecond and one more.
+	t0=${EPOCHREALTIME/./}
+	before=$(gov_stat bpf_storm 0 sample_calls)
+	sleep 1
+	after=$(gov_stat bpf_storm 0 sample_calls)
+	t1=${EPOCHREALTIME/./}
+	echo "# $((after - before)) samples in $(((t1 - t0) / 1000)) ms" >&3
+	[ $((after - before)) -gt 0 ]
+	[ $((after - before)) -le $(((t1 - t0) / 1000 + 1)) ]
+}
+
 @test "two BPF governors run two policies at once" {
 	register test_gov
 	register test_b
@@ -148,10 +166,26 @@ teardown() {
 	register test_gov
 	set_governor 0 conservative
 	set_governor 0 bpf_test
-	start_hog 0
+	# For three seconds, RT hogs keep the work item that hands the policy
+	# back from running on policy0's CPUs, while its sample timer (every
+	# 20 ms) goes on firing there.
+	local cpu
+	rm -f "$BATS_TEST_TMPDIR"/hog*
+	for cpu in 0 1; do
+		timeout 3 chrt -f 1 taskset -c $cpu \
+			bash -c "touch $BATS_TEST_TMPDIR/hog$cpu; while :; do :; done" &
+	done
+	wait_for 10 test -e "$BATS_TEST_TMPDIR/hog0" -a -e "$BATS_TEST_TMPDIR/hog1"
 	ctl test_gov 0 1 0
+	wait
 	wait_for 10 governor_gone bpf_test
 	[ "$(governor 0)" = conservative ]
+	# No op runs once it has exited: at most the update() and the
+	# sample() already under way on the policy's other CPU see the exit.
+	local after
+	after=$(seen test_gov after_exit)
+	echo "update() and sample() calls after the exit: $after"
+	[ "$after" -le 2 ]
 	grep -q '^bpf_test: error: test_gov was told to exit$' "$BPF_DEBUGFS/exits"
 	grep -q '^state retired$' "$BPF_DEBUGFS/bpf_test/stats"
 	dmesg | grep -q 'governor bpf_test removed: error: test_gov was told to exit'
@@ -160,6 +194,16 @@ teardown() {
 	[ "$status" -ne 0 ]
 	unregister test_gov_ops
 	wait_for 10 test ! -e "$BPF_DEBUGFS/bpf_test"
+}
+
+@test "requests from stop() and exit() are refused" {
+	register test_gov
+	set_governor 0 bpf_test
+	set_governor 0 powersave
+	# test_gov asks for the top frequency in both: neither reaches the
+	# policy, which powersave holds at its lowest.
+	[ "$(seen test_gov refused)" -eq 2 ]
+	freq_is 0 "$(policy_read 0 cpuinfo_min_freq)"
 }
 
 @test "a governor may refuse a policy, which keeps its governor" {
@@ -229,6 +273,20 @@ teardown() {
 	fast_switch_on && path=fast
 	grep -q "cpufreq_bpf_request: cpu=0 requested=[0-9]* resolved=2000000 path=$path" "$TRACING/trace"
 	grep -q 'cpu_frequency: state=2000000 cpu_id=0' "$TRACING/trace"
+}
+
+@test "a request is traced under its policy and governor, whichever CPU is online" {
+	register test_gov
+	set_governor 2 bpf_test
+	# policy->cpu moves to CPU3; the trace keeps naming the policy policy2.
+	echo 0 > /sys/devices/system/cpu/cpu2/online
+	trace_on cpufreq_bpf/cpufreq_bpf_request
+	start_hog 3
+	wait_for 10 freq_is 2 2000000
+	trace_off
+	grep -q "cpufreq_bpf_request: cpu=2 requested=[0-9]* resolved=2000000 path=[a-z]* governor=bpf_test$" \
+		"$TRACING/trace"
+	! grep -q "cpufreq_bpf_request: cpu=3 " "$TRACING/trace"
 }
 
 @test "a CPU of a BPF-governed policy goes offline and back" {

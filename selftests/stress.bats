@@ -34,3 +34,52 @@ teardown() {
 	[ "$(governor 0)" = bpf_test ]
 	[ "$(governor 2)" = bpf_test ]
 }
+
+# Runs until killed: CPUs 2 and 3, all of policy2, offline and online
+# again, so that policy2 goes inactive with its last governor recorded and
+# comes back restoring it.
+cycle_policy2_cpus() {
+	local cpu=/sys/devices/system/cpu
+	# Writes fail now and then (-EBUSY while the other CPU moves): go on.
+	while :; do
+		echo 0 > $cpu/cpu3/online || :
+		echo 0 > $cpu/cpu2/online || :
+		echo 1 > $cpu/cpu2/online || :
+		echo 1 > $cpu/cpu3/online || :
+	done 2>/dev/null
+}
+
+# Runs until killed: policy2 asked for GOVERNOR over and over.
+pick_governor_on_policy2() {
+	# Refused while the governor is not registered or policy2 offline.
+	while :; do
+		echo "$1" > "$CPUFREQ/policy2/scaling_governor" || :
+	done 2>/dev/null
+}
+
+@test "a removed governor is never used: link churn against writes and hotplug" {
+	# The governor's link comes and goes on policy0 while policy2 keeps
+	# asking for it and its CPUs keep leaving and coming back: lookups
+	# and last-governor restores race with the removal.  A policy that
+	# kept the governor after it was freed reads back an empty, zeroed
+	# name (the debug kernel zeroes freed memory) or KFENCE reports the
+	# access, which fails the run.
+	pick_governor_on_policy2 bpf_test &
+	local writer=$!
+	cycle_policy2_cpus &
+	local hotplug=$!
+	run "$CHURN" "$TEST_OBJ/test_gov.bpf.o" bpf_test 300 0
+	kill "$writer" "$hotplug"
+	wait "$writer" "$hotplug" || true
+	echo 1 > /sys/devices/system/cpu/cpu2/online
+	echo 1 > /sys/devices/system/cpu/cpu3/online
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# Whatever policy2 ended on is a registered governor.
+	local gov
+	gov=$(governor 2)
+	[ -n "$gov" ]
+	grep -qw "$gov" "$CPUFREQ/policy2/scaling_available_governors"
+	set_governor 2 schedutil
+	[ "$(governor 2)" = schedutil ]
+}

@@ -53,6 +53,9 @@ struct test_seen {
 	u64 capacity;
 	u64 freq_invariant;
 	u64 uclamp_capped;
+	u64 exited;		/* it called bpf_cpufreq_exit_error() */
+	u64 after_exit;		/* update() and sample() calls after that */
+	u64 refused;		/* requests refused in stop() and exit() */
 	u64 idle_us;
 	u64 wall_us;
 	u64 idle_calls;
@@ -64,7 +67,7 @@ struct test_seen {
 
 struct test_ctl {
 	u32 fixed_khz;		/* request this frequency instead */
-	u32 exit_error;		/* abort from the next update() */
+	u32 exit_error;		/* abort from the next update() or sample() */
 	u32 refuse_init;	/* fail init() with -EBUSY */
 };
 
@@ -138,10 +141,18 @@ int BPF_PROG(test_init, struct cpufreq_policy *policy)
 	return ctl.refuse_init ? -16 /* EBUSY */ : 0;
 }
 
+/* Asks for the top frequency where no request is taken. */
+static void request_refused(struct cpufreq_policy *policy)
+{
+	if (bpf_cpufreq_request(policy, policy->cpuinfo.max_freq) == -16 /* EBUSY */)
+		seen.refused++;
+}
+
 SEC("struct_ops.s/exit")
 void BPF_PROG(test_exit, struct cpufreq_policy *policy)
 {
 	seen.exit++;
+	request_refused(policy);
 }
 
 SEC("struct_ops.s/start")
@@ -157,6 +168,7 @@ SEC("struct_ops.s/stop")
 void BPF_PROG(test_stop, struct cpufreq_policy *policy)
 {
 	seen.stop++;
+	request_refused(policy);
 }
 
 SEC("struct_ops.s/limits")
@@ -174,8 +186,13 @@ void BPF_PROG(test_update, struct cpufreq_policy *policy, s32 cpu, u64 time, u32
 
 	seen.version = TEST_GOV_VERSION;
 	seen.update++;
+	if (seen.exited) {
+		__sync_fetch_and_add(&seen.after_exit, 1);
+		return;
+	}
 	if (ctl.exit_error) {
 		bpf_cpufreq_exit_error(policy, "test_gov was told to exit");
+		seen.exited = 1;
 		return;
 	}
 
@@ -194,6 +211,14 @@ SEC("struct_ops/sample")
 void BPF_PROG(test_sample, struct cpufreq_policy *policy)
 {
 	seen.sample++;
+	if (seen.exited) {
+		__sync_fetch_and_add(&seen.after_exit, 1);
+		return;
+	}
+	if (ctl.exit_error) {
+		bpf_cpufreq_exit_error(policy, "test_gov was told to exit");
+		seen.exited = 1;
+	}
 }
 
 SEC(".struct_ops.link")
