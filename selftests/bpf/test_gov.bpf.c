@@ -179,6 +179,23 @@ void BPF_PROG(test_limits, struct cpufreq_policy *policy)
 	bpf_cpufreq_flush(policy);
 }
 
+/*
+ * Error-exits when told to, then counts the update() and sample() calls
+ * that still come.  True when the op is to do nothing more.
+ */
+static bool exit_on_command(struct cpufreq_policy *policy)
+{
+	if (seen.exited) {
+		__sync_fetch_and_add(&seen.after_exit, 1);
+		return true;
+	}
+	if (!ctl.exit_error)
+		return false;
+	bpf_cpufreq_exit_error(policy, "test_gov was told to exit");
+	seen.exited = 1;
+	return true;
+}
+
 SEC("struct_ops/update")
 void BPF_PROG(test_update, struct cpufreq_policy *policy, s32 cpu, u64 time, u32 flags)
 {
@@ -186,15 +203,8 @@ void BPF_PROG(test_update, struct cpufreq_policy *policy, s32 cpu, u64 time, u32
 
 	seen.version = TEST_GOV_VERSION;
 	seen.update++;
-	if (seen.exited) {
-		__sync_fetch_and_add(&seen.after_exit, 1);
+	if (exit_on_command(policy))
 		return;
-	}
-	if (ctl.exit_error) {
-		bpf_cpufreq_exit_error(policy, "test_gov was told to exit");
-		seen.exited = 1;
-		return;
-	}
 
 	record_signals(cpu);
 	if (ctl.fixed_khz) {
@@ -211,14 +221,7 @@ SEC("struct_ops/sample")
 void BPF_PROG(test_sample, struct cpufreq_policy *policy)
 {
 	seen.sample++;
-	if (seen.exited) {
-		__sync_fetch_and_add(&seen.after_exit, 1);
-		return;
-	}
-	if (ctl.exit_error) {
-		bpf_cpufreq_exit_error(policy, "test_gov was told to exit");
-		seen.exited = 1;
-	}
+	exit_on_command(policy);
 }
 
 SEC(".struct_ops.link")
