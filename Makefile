@@ -42,7 +42,8 @@ BPF_OBJS := $(patsubst bpf-governors/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(wildcard bpf
 	$(patsubst selftests/bpf/%.bpf.c,$(BUILD)/bpf-tests/%.bpf.o,$(wildcard selftests/bpf/*.bpf.c))
 BPF_HDRS := $(wildcard include/*.h)
 
-SELFTEST_TOOLS := $(BUILD)/selftests/link_update $(BUILD)/selftests/churn
+SELFTEST_TOOLS := $(BUILD)/selftests/link_update $(BUILD)/selftests/churn \
+	$(BUILD)/selftests/bursty
 USER_CFLAGS := -O2 -g -Wall -Wextra -Werror -I$(LIBBPF_DIR)/include
 USER_LDLIBS := $(LIBBPF_A) -lelf -lz
 

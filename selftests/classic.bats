@@ -106,8 +106,7 @@ nice_hog() {
 	set_governor 0 bpf_ondemand
 	set_tunables ondemand ondemand_tunables 0 sampling_rate=$SLOW_RATE
 	# Proportional by default: 400 + 60% of 1600 MHz, the closest entry
-	# 1200 MHz.  Under emulation the idle phases run long and the load of
-	# a 100 ms sample varies: 30% of them measured below 40%.
+	# 1200 MHz; every 100 ms sample of the load is 60% busy, over 20.
 	low=$(percent_at 2000000 bursty_load 0 3 12 8)
 	set_tunables ondemand ondemand_tunables 0 up_threshold=20
 	high=$(percent_at 2000000 bursty_load 0 3 12 8)

@@ -108,17 +108,11 @@ stopped_hog() {
 
 is_stopped() { [ "$(awk '{ print $3 }' "/proc/$1/stat")" = T ]; }
 
-# bursty_load CPU SECONDS BUSY_MS IDLE_MS: alternates busy and idle phases.
+# bursty_load CPU SECONDS BUSY_MS IDLE_MS: BUSY_MS busy in every period of
+# BUSY_MS + IDLE_MS on CPU, whatever the emulator's wake-up latency (see
+# selftests/tools/bursty.c).
 bursty_load() {
-	# read -t on a pipe nobody writes: idles without forking.
-	taskset -c "$1" bash -c '
-		exec 9<> <(:)
-		end=$((SECONDS + $1)) idle=$(printf %d.%03d $(($3 / 1000)) $(($3 % 1000)))
-		while [ $SECONDS -lt $end ]; do
-			t=$(( ${EPOCHREALTIME/./} + $2 * 1000 ))
-			while [ ${EPOCHREALTIME/./} -lt $t ]; do :; done
-			read -r -t "$idle" -u 9 || true
-		done' bursty "$2" "$3" "$4"
+	taskset -c "$1" "$BURSTY" "$2" "$3" "$4"
 }
 
 # ramp_delay_us PID CPU FREQ EVENT: microseconds from the task PID first

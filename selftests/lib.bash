@@ -19,6 +19,7 @@ BPF_OBJ=$TOOLS/bpf
 TEST_OBJ=$TOOLS/bpf-tests
 LINK_UPDATE=$TOOLS/link_update
 CHURN=$TOOLS/churn
+BURSTY=$TOOLS/bursty
 CPUFREQ=/sys/devices/system/cpu/cpufreq
 TRACING=/sys/kernel/tracing
 BPF_DEBUGFS=/sys/kernel/debug/cpufreq_bpf
