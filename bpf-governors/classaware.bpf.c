@@ -619,7 +619,7 @@ int BPF_PROG(classaware_start, struct cpufreq_policy *policy)
 	u32 cpu;
 
 	if (!ca)
-		return -22; /* EINVAL: a policy beyond CPUFREQ_BPF_MAX_CPUS */
+		return POLICY_OUT_OF_RANGE;
 
 	ca->last_update = 0;
 	ca->last_step = 0;

@@ -17,10 +17,10 @@
  * sample delay queues the sample as irq_work, then work; here update()
  * does the same with bpf_cpufreq_sample_in(), and sample() runs at once
  * in hard irq on that CPU.  The sampling and the load computation,
- * dbs_update(), are in include/gov_common.h, shared with bpf_ondemand.
+ * dbs_update(), are in include/dbs.h, shared with bpf_ondemand.
  * Tunables are per policy (see docs/governors.md).
  */
-#include <gov_common.h>
+#include <dbs.h>
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -69,14 +69,6 @@ struct {
 	__type(value, struct cs_policy);
 } cs_policies SEC(".maps");
 
-/* Per-CPU load windows, keyed by CPU. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, CPUFREQ_BPF_MAX_CPUS);
-	__type(key, u32);
-	__type(value, struct dbs_cpu);
-} dbs_cpus SEC(".maps");
-
 /*
  * The two thresholds.  The sysfs stores refuse a pair with down_threshold
  * at or above up_threshold; a map takes any bytes, and such a pair would
@@ -105,7 +97,7 @@ static u32 sampling_down_factor(const struct conservative_tunables *t)
  */
 static u32 get_freq_step(const struct conservative_tunables *t, struct cpufreq_policy *policy)
 {
-	u32 freq_step = tunable_or(t->freq_step, 1, 100, DEF_FREQUENCY_STEP) * policy->max / 100;
+	u32 freq_step = tunable_clamp(t->freq_step, 100, DEF_FREQUENCY_STEP) * policy->max / 100;
 
 	/* max freq cannot be less than 100. But who knows... */
 	return freq_step ?: DEF_FREQUENCY_STEP;
@@ -122,7 +114,7 @@ static void cs_dbs_update(struct cpufreq_policy *policy, struct cs_policy *cs,
 			  const struct conservative_tunables *t, u32 rate)
 {
 	u32 requested_freq = cs->requested_freq, freq_step, up, down;
-	struct dbs_sample s = dbs_update(policy, &dbs_cpus, t->io_is_busy,
+	struct dbs_sample s = dbs_update(policy, t->io_is_busy,
 					 t->ignore_nice_load, rate);
 
 	thresholds(t, &up, &down);
@@ -195,11 +187,11 @@ int BPF_PROG(cs_start, struct cpufreq_policy *policy)
 	const struct conservative_tunables *t = policy_slot(&tunables, policy);
 
 	if (!cs || !t)
-		return -22; /* EINVAL: a policy beyond CPUFREQ_BPF_MAX_CPUS */
+		return POLICY_OUT_OF_RANGE;
 
 	cs->down_skip = 0;
 	cs->requested_freq = policy->cur;
-	dbs_start(policy, &dbs_cpus, &cs->dbs, t->io_is_busy, t->ignore_nice_load);
+	dbs_start(policy, &cs->dbs, t->io_is_busy, t->ignore_nice_load);
 	return 0;
 }
 

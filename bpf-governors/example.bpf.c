@@ -19,6 +19,7 @@
  * change, the framework moves the frequency inside them by itself.
  */
 #include <cpufreq_bpf.h>
+#include <freq_table.h>
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -33,7 +34,6 @@ struct step_tunables {
 #define UP_THRESHOLD_DEFAULT	80
 #define DOWN_THRESHOLD_DEFAULT	30
 #define SAMPLE_PERIOD_US	10000	/* 10 ms between decisions */
-#define MAX_OPPS		32	/* bound for the verifier */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -63,37 +63,20 @@ static u32 policy_load(struct cpufreq_policy *policy)
 	return load_max;
 }
 
-/* Markers of the driver's frequency table (include/linux/cpufreq.h). */
-#define CPUFREQ_ENTRY_INVALID	(~0U)
-#define CPUFREQ_TABLE_END	(~1U)
-
 /*
  * The operating points next to @cur within the policy's limits: *@up the
  * lowest above it, *@down the highest below it (@cur itself when there is
- * none).  The table is read with bpf_probe_read_kernel(): the verifier does
- * not let a program index a kernel array directly.  It may be in any order.
+ * none), from include/freq_table.h's walk of the driver's table.
  */
 static void neighbours(struct cpufreq_policy *policy, u32 cur, u32 *up, u32 *down)
 {
-	struct cpufreq_frequency_table *table, entry;
-	u32 i, f, min = policy->min, max = policy->max;
+	u32 lo, hi;
 
 	*up = *down = cur;
-	if (bpf_probe_read_kernel(&table, sizeof(table), &policy->freq_table) || !table)
-		return;
-	for (i = 0; i < MAX_OPPS; i++) {
-		if (bpf_probe_read_kernel(&entry, sizeof(entry), &table[i]))
-			return;
-		f = entry.frequency;
-		if (f == CPUFREQ_TABLE_END)
-			return;
-		if (f == CPUFREQ_ENTRY_INVALID || f < min || f > max)
-			continue;
-		if (f > cur && (*up == cur || f < *up))
-			*up = f;
-		if (f < cur && (*down == cur || f > *down))
-			*down = f;
-	}
+	if (table_bounds(policy, cur + 1, false, &lo, &hi) && hi)
+		*up = hi;
+	if (cur && table_bounds(policy, cur - 1, false, &lo, &hi) && lo)
+		*down = lo;
 }
 
 SEC("struct_ops/sample")

@@ -127,11 +127,6 @@ static u32 timer_rate(const struct interactive_tunables *t)
 	return tunable_or(t->timer_rate, 1000, TIME_MAX_US, DEFAULT_TIMER_RATE);
 }
 
-static bool io_is_busy(const struct interactive_tunables *t)
-{
-	return tunable_or(t->io_is_busy, 0, 1, 0);
-}
-
 /*
  * The value @list gives @freq, or @def when the list is malformed: values
  * outside [@lo, @hi], frequencies not increasing, or a frequency with no
@@ -237,7 +232,7 @@ static s64 update_load(struct icpu *ic, s32 cpu, bool io_busy, u32 cur, bool *bu
  */
 static bool update_boost(struct ipolicy *ip, struct interactive_tunables *t, u64 now)
 {
-	u32 boost = tunable_or(t->boost, 0, 1, 0);
+	u32 boost = tunable_bool(t->boost);
 	u32 duration = tunable_or(t->boostpulse_duration, 1, TIME_MAX_US,
 				  DEFAULT_BOOSTPULSE_DURATION);
 
@@ -376,7 +371,7 @@ void BPF_PROG(interactive_sample, struct cpufreq_policy *policy)
 	if (!ip || !t || !gov_enter(ip))
 		return;
 
-	io_busy = io_is_busy(t);
+	io_busy = tunable_bool(t->io_is_busy);
 	boosted = update_boost(ip, t, now);
 	for_each_policy_cpu(cpu, policy)
 		sample_cpu(cpu, policy->cur, io_busy, &pl);
@@ -414,7 +409,7 @@ void BPF_PROG(interactive_update, struct cpufreq_policy *policy, s32 cpu, u64 ti
 	if (!ip || !ic || !t)
 		return;
 
-	if (t->boostpulse || tunable_or(t->boost, 0, 1, 0) != ip->boost_seen) {
+	if (t->boostpulse || tunable_bool(t->boost) != ip->boost_seen) {
 		bpf_cpufreq_sample_in(policy, 0);
 		return;
 	}
@@ -448,7 +443,7 @@ void BPF_PROG(interactive_update, struct cpufreq_policy *policy, s32 cpu, u64 ti
 		return;
 	ic->idle_calls = idle_calls;
 
-	idle = bpf_cpufreq_cpu_idle_time_us(cpu, io_is_busy(t), &now);
+	idle = bpf_cpufreq_cpu_idle_time_us(cpu, tunable_bool(t->io_is_busy), &now);
 	idle_since = idle - ic->update_idle;
 	ic->update_idle = idle;
 	if (idle_since < timer_rate(t)) {
@@ -471,7 +466,7 @@ int BPF_PROG(interactive_start, struct cpufreq_policy *policy)
 	u32 cpu;
 
 	if (!ip || !t)
-		return -22; /* EINVAL: a policy beyond CPUFREQ_BPF_MAX_CPUS */
+		return POLICY_OUT_OF_RANGE;
 
 	ip->busy = 0;
 	ip->target_freq = policy->cur;
@@ -479,7 +474,7 @@ int BPF_PROG(interactive_start, struct cpufreq_policy *policy)
 	ip->floor_validate_time = now;
 	ip->hispeed_validate_time = now;
 	ip->boostpulse_endtime = 0;
-	ip->boost_seen = tunable_or(t->boost, 0, 1, 0);
+	ip->boost_seen = tunable_bool(t->boost);
 	ip->sampling = 1;
 
 	for_each_policy_cpu(cpu, policy) {
@@ -487,7 +482,7 @@ int BPF_PROG(interactive_start, struct cpufreq_policy *policy)
 
 		if (!ic)
 			continue;
-		ic->time_in_idle = bpf_cpufreq_cpu_idle_time_us(cpu, io_is_busy(t),
+		ic->time_in_idle = bpf_cpufreq_cpu_idle_time_us(cpu, tunable_bool(t->io_is_busy),
 								&ic->time_in_idle_timestamp);
 		ic->update_idle = ic->time_in_idle;
 		ic->idle_calls = bpf_cpufreq_cpu_nohz_idle_calls(cpu);

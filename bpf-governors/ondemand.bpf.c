@@ -16,10 +16,10 @@
  * sample delay queues the sample as irq_work, then work; here update()
  * does the same with bpf_cpufreq_sample_in(), and sample() runs at once
  * in hard irq on that CPU.  The sampling and the load computation,
- * dbs_update(), are in include/gov_common.h, shared with bpf_conserv.
+ * dbs_update(), are in include/dbs.h, shared with bpf_conserv.
  * Tunables are per policy (see docs/governors.md).
  */
-#include <gov_common.h>
+#include <dbs.h>
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -71,14 +71,6 @@ struct {
 	__type(value, struct od_policy);
 } od_policies SEC(".maps");
 
-/* Per-CPU load windows, keyed by CPU. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, CPUFREQ_BPF_MAX_CPUS);
-	__type(key, u32);
-	__type(value, struct dbs_cpu);
-} dbs_cpus SEC(".maps");
-
 static u32 up_threshold(const struct ondemand_tunables *t)
 {
 	return tunable_or(t->up_threshold, 1, 100, DEF_FREQUENCY_UP_THRESHOLD);
@@ -92,7 +84,7 @@ static u32 sampling_down_factor(const struct ondemand_tunables *t)
 
 static u32 powersave_bias(const struct ondemand_tunables *t)
 {
-	return tunable_or(t->powersave_bias, 1, 1000, 0);
+	return tunable_clamp(t->powersave_bias, 1000, 0);
 }
 
 /*
@@ -151,7 +143,7 @@ static void dbs_freq_increase(struct cpufreq_policy *policy, struct od_policy *o
 static void od_update(struct cpufreq_policy *policy, struct od_policy *od,
 		      const struct ondemand_tunables *t, u32 rate)
 {
-	struct dbs_sample s = dbs_update(policy, &dbs_cpus, t->io_is_busy,
+	struct dbs_sample s = dbs_update(policy, t->io_is_busy,
 					 t->ignore_nice_load, (u64)rate * od->rate_mult);
 
 	od->freq_lo = 0;
@@ -225,12 +217,12 @@ int BPF_PROG(od_start, struct cpufreq_policy *policy)
 	const struct ondemand_tunables *t = policy_slot(&tunables, policy);
 
 	if (!od || !t)
-		return -22; /* EINVAL: a policy beyond CPUFREQ_BPF_MAX_CPUS */
+		return POLICY_OUT_OF_RANGE;
 
 	od->rate_mult = 1;
 	od->sub_sample = 0;
 	od->freq_lo = 0;
-	dbs_start(policy, &dbs_cpus, &od->dbs, t->io_is_busy, t->ignore_nice_load);
+	dbs_start(policy, &od->dbs, t->io_is_busy, t->ignore_nice_load);
 	return 0;
 }
 

@@ -112,7 +112,7 @@ int BPF_PROG(sched_start, struct cpufreq_policy *policy)
 	struct sched_gov_data *gd = policy_slot(&gov_data, policy);
 
 	if (!gd)
-		return -22; /* EINVAL: a policy beyond CPUFREQ_BPF_MAX_CPUS */
+		return POLICY_OUT_OF_RANGE;
 	gd->throttle = 0;
 	gd->freq = 0;
 	return 0;

@@ -318,7 +318,7 @@ int BPF_PROG(sugov_start, struct cpufreq_policy *policy)
 	u32 cpu;
 
 	if (!sg_policy)
-		return -22; /* EINVAL: a policy beyond CPUFREQ_BPF_MAX_CPUS */
+		return POLICY_OUT_OF_RANGE;
 
 	sg_policy->last_freq_update_time = 0;
 	sg_policy->next_freq = 0;

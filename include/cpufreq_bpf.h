@@ -20,8 +20,25 @@
 #define NSEC_PER_MSEC		1000000ULL
 #define USEC_PER_MSEC		1000U
 
-/* Governors handle policies whose CPUs are below this number. */
+/*
+ * Governors handle policies with a CPU below this number: per-policy and
+ * per-CPU maps have this many entries, and the policy's CPU masks are read
+ * a 64-bit word at a time, the first word only.  A build may lower it.
+ */
+#ifndef CPUFREQ_BPF_MAX_CPUS
 #define CPUFREQ_BPF_MAX_CPUS	64
+#endif
+#if CPUFREQ_BPF_MAX_CPUS > 64
+#error "CPUFREQ_BPF_MAX_CPUS: the CPU masks are read from their first word only"
+#endif
+
+/*
+ * What start() returns for a policy it has no map slot for (its CPUs all
+ * at or above CPUFREQ_BPF_MAX_CPUS): the write to scaling_governor fails
+ * with ERANGE and the policy keeps its governor.
+ */
+#define ERANGE			34
+#define POLICY_OUT_OF_RANGE	(-ERANGE)
 
 /* Requesting and switching; requests are taken from start() to stop() */
 extern int bpf_cpufreq_request(struct cpufreq_policy *policy, u32 freq_khz) __ksym;
@@ -108,12 +125,15 @@ static __always_inline u32 capacity_ref_freq(const struct cpufreq_policy *policy
 /*
  * A policy's stable id: its first CPU, online or not.  Per-policy map slots,
  * tunables included, are keyed by it; it is N in /sys/.../cpufreq/policyN.
+ * A policy with no CPU below CPUFREQ_BPF_MAX_CPUS gets CPUFREQ_BPF_MAX_CPUS,
+ * which no map has a slot for.
  */
 static __always_inline u32 policy_id(const struct cpufreq_policy *policy)
 {
 	u64 bits = policy->related_cpus[0].bits[0];
+	u32 first = bits ? __builtin_ctzll(bits) : CPUFREQ_BPF_MAX_CPUS;
 
-	return bits ? __builtin_ctzll(bits) : 0;
+	return first < CPUFREQ_BPF_MAX_CPUS ? first : CPUFREQ_BPF_MAX_CPUS;
 }
 
 /* The entry of a per-policy array map for @policy. */
@@ -136,10 +156,25 @@ static __always_inline u32 policy_id(const struct cpufreq_policy *policy)
 /* A u32 array holding interactive's "load freq:load ..." lists, 0-ended. */
 #define __tunable_freq_list __attribute__((btf_decl_tag("format:freq_list")))
 
-/* @val when within [@min, @max], else @def. */
+/*
+ * @val when within [@min, @max], else @def: a tunable whose kernel store
+ * refuses values out of range (the governor keeps working on the default).
+ */
 static __always_inline u32 tunable_or(u32 val, u32 min, u32 max, u32 def)
 {
 	return val >= min && val <= max ? val : def;
+}
+
+/* A tunable whose kernel store clamps: above @max is @max, 0 is @def. */
+static __always_inline u32 tunable_clamp(u32 val, u32 max, u32 def)
+{
+	return !val ? def : val < max ? val : max;
+}
+
+/* A boolean tunable: any value but 0 is true, as the kernel's stores read it. */
+static __always_inline bool tunable_bool(u32 val)
+{
+	return val;
 }
 
 #endif /* __CPUFREQ_BPF_H */

@@ -357,6 +357,21 @@ static int write_tunables(struct gov_object *go, const void *value)
 	return EXIT_OK;
 }
 
+/* Loads @go into the kernel, or says why it cannot be.  An exit code. */
+static int gov_object_load(struct gov_object *go)
+{
+	int err, ret;
+
+	ret = kconfig_preflight(go->obj, go->name);
+	if (ret)
+		return ret;
+	err = bpf_object__load(go->obj);
+	if (err)
+		return fail(EXIT_FAIL, "%s: the kernel refused the object: %s%s", go->path,
+			    libbpf_error(err), verbose() ? "" : " (-v shows why)");
+	return EXIT_OK;
+}
+
 /* Loads, writes tunables, registers and pins into @tmp; see the top. */
 static int load_into(struct gov_object *go, const struct load_request *req, const char *tmp)
 {
@@ -372,13 +387,7 @@ static int load_into(struct gov_object *go, const struct load_request *req, cons
 		snprintf(path, sizeof(path), "%s/tunables", tmp);
 		bpf_map__set_pin_path(go->tunables, path);
 	}
-	err = bpf_object__load(go->obj);
-	if (err) {
-		ret = fail(EXIT_FAIL, "%s: the kernel refused the object: %s%s", go->path,
-			   libbpf_error(err), verbose() ? "" : " (-v shows why)");
-		goto out;
-	}
-	ret = value ? write_tunables(go, value) : EXIT_OK;
+	ret = gov_object_load(go) ?: (value ? write_tunables(go, value) : EXIT_OK);
 	if (ret)
 		goto out;
 
@@ -618,12 +627,9 @@ int gov_upgrade(const char *name, const char *path)
 		snprintf(pin, sizeof(pin), "%s/tunables", tmp);
 		bpf_map__set_pin_path(go.tunables, pin);
 	}
-	err = bpf_object__load(go.obj);
-	if (err) {
-		ret = fail(EXIT_FAIL, "%s: the kernel refused the object: %s", path,
-			   libbpf_error(err));
+	ret = gov_object_load(&go);
+	if (ret)
 		goto out;
-	}
 	ret = (go.tunables ? carry_tunables(gov, &go, &carried) : EXIT_OK) ?: prepare_ops(&go);
 	if (ret)
 		goto out;

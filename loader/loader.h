@@ -22,7 +22,7 @@ enum {
 	EXIT_NOTFOUND = 3,	/* no such governor, object, field or policy */
 	EXIT_PERM = 4,		/* not root */
 	EXIT_EXISTS = 5,	/* the governor is already loaded */
-	EXIT_NOSUPPORT = 6,	/* the kernel lacks the series or BTF */
+	EXIT_NOSUPPORT = 6,	/* the kernel lacks the series, BTF or its config */
 };
 
 #define GOV_NAME_LEN	16	/* CPUFREQ_NAME_LEN */
@@ -30,6 +30,7 @@ enum {
 
 /* preflight.c */
 int preflight(void);
+int kconfig_preflight(struct bpf_object *obj, const char *name);
 
 /* util.c */
 int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -33,7 +33,7 @@ static const char usage_tail[] =
 "\n"
 "exit status: 0 ok, 1 the kernel or system refused, 2 bad usage, field or value,\n"
 "3 no such governor, object or policy, 4 not root, 5 governor already loaded,\n"
-"6 the kernel lacks the cpufreq-bpf series or BTF\n";
+"6 the kernel lacks the cpufreq-bpf series, BTF or a readable configuration\n";
 
 static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cpufreq-bpf: what every command needs of the running kernel, checked first. */
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <zlib.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "loader.h"
@@ -26,4 +30,70 @@ int preflight(void)
 		return fail(EXIT_NOSUPPORT,
 			    "this kernel lacks the cpufreq-bpf series (no cpufreq_gov_ops in its BTF)");
 	return EXIT_OK;
+}
+
+/* The running kernel's configuration, where libbpf looks for it. */
+static gzFile kernel_config_open(char *where, size_t size)
+{
+	struct utsname uts;
+	gzFile f;
+
+	if (!uname(&uts)) {
+		snprintf(where, size, "/boot/config-%s", uts.release);
+		f = gzopen(where, "r");
+		if (f)
+			return f;
+	}
+	snprintf(where, size, "/proc/config.gz");
+	return gzopen(where, "r");
+}
+
+/* Whether the configuration @f sets @option. */
+static bool kernel_config_sets(gzFile f, const char *option)
+{
+	size_t len = strlen(option);
+	char line[512];
+
+	gzrewind(f);
+	while (gzgets(f, line, sizeof(line)))
+		if (!strncmp(line, option, len) && line[len] == '=')
+			return true;
+	return false;
+}
+
+/*
+ * An object's CONFIG_* externs (its ".kconfig" section) are filled in by
+ * libbpf from the running kernel's configuration when it loads; where the
+ * configuration is missing, or lacks one of them, libbpf's own failure
+ * names neither the file nor the option.  Checked before loading @obj.
+ */
+int kconfig_preflight(struct bpf_object *obj, const char *name)
+{
+	const struct btf *btf = bpf_object__btf(obj);
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *sec;
+	const char *option;
+	char where[300];
+	int id, i, ret = EXIT_OK;
+	gzFile f;
+
+	id = btf ? btf__find_by_name_kind(btf, ".kconfig", BTF_KIND_DATASEC) : -ENOENT;
+	if (id < 0)
+		return EXIT_OK;
+	sec = btf__type_by_id(btf, id);
+	f = kernel_config_open(where, sizeof(where));
+	vs = btf_var_secinfos(sec);
+	for (i = 0; i < btf_vlen(sec) && ret == EXIT_OK; i++, vs++) {
+		option = btf__name_by_offset(btf, btf__type_by_id(btf, vs->type)->name_off);
+		if (!f)
+			ret = fail(EXIT_NOSUPPORT,
+				   "%s reads %s from the kernel's configuration, which is not readable here (%s or /boot/config-*): enable CONFIG_IKCONFIG_PROC",
+				   name, option, where);
+		else if (!kernel_config_sets(f, option))
+			ret = fail(EXIT_NOSUPPORT, "%s needs %s, which %s does not set",
+				   name, option, where);
+	}
+	if (f)
+		gzclose(f);
+	return ret;
 }

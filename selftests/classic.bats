@@ -93,11 +93,28 @@ nice_hog() {
 }
 
 @test "bpf_ondemand survives garbage tunables" {
-	survives_garbage ondemand bpf_ondemand
+	# powersave_bias above 1000 is 1000, as the kernel clamps it, which
+	# holds the policy at its minimum (tested below): left at 0 here.
+	survives_garbage ondemand bpf_ondemand ondemand_tunables 0 powersave_bias=0
 }
 
 @test "bpf_conserv survives garbage tunables" {
 	survives_garbage conservative bpf_conserv
+}
+
+# The shipped objects take policies with a CPU below 64; this build of
+# bpf_ondemand takes those below 2, so that policy2 (CPUs 2-3) shows what a
+# policy beyond the limit gets.  It used to get policy0's map slots: its
+# state, its tunables.
+@test "bpf_ondemand: a policy beyond its CPUs is refused and keeps its governor" {
+	gov_load ondemand_cpus2
+	set_governor 0 bpf_ondemand
+	run policy_write 2 scaling_governor bpf_ondemand
+	[ "$status" -ne 0 ]
+	[[ $output == *"out of range"* ]]
+	[ "$(governor 2)" = schedutil ]
+	start_hog 0
+	wait_for 20 freq_is 0 2000000
 }
 
 @test "bpf_ondemand: up_threshold=20 takes a 60% load to the top" {
@@ -153,13 +170,24 @@ nice_hog() {
 	[ "$at800" -ge 30 ] && [ "$at1200" -ge 30 ]
 }
 
+# The kernel's store clamps powersave_bias to 1000, which takes every
+# target to the bottom; written raw, 5000 used to mean "the default", 0.
+@test "bpf_ondemand: powersave_bias above 1000 is 1000, as the kernel clamps it" {
+	gov_load ondemand
+	set_governor 0 bpf_ondemand
+	set_tunables ondemand ondemand_tunables 0 powersave_bias=5000
+	start_hog 0
+	never_above 0 400000 2
+}
+
 # dbs_update() in include/gov_common.h reads the nice time for both
 # governors: one test covers it.
-@test "bpf_ondemand: ignore_nice_load=1 does not count a nice 19 hog" {
+# Written raw as 2: the kernel's store takes any non-zero value as 1.
+@test "bpf_ondemand: ignore_nice_load=1 (or 2) does not count a nice 19 hog" {
 	local dir=$BATS_TEST_TMPDIR at_min
 	gov_load ondemand
 	set_governor 0 bpf_ondemand
-	set_tunables ondemand ondemand_tunables 0 sampling_rate=$SLOW_RATE ignore_nice_load=1
+	set_tunables ondemand ondemand_tunables 0 sampling_rate=$SLOW_RATE ignore_nice_load=2
 	wait_for 20 freq_is 0 400000
 	nice_hog 0
 	sleep 0.5
@@ -172,7 +200,7 @@ nice_hog() {
 	residency 0 > "$dir/after"
 	residency_delta "$dir/before" "$dir/after" > "$dir/delta"
 	at_min=$(percent_of 400000 "$dir/delta")
-	echo "# nice 19 hog, ignore_nice_load=1: $at_min% of the time at 400 MHz" >&3
+	echo "# nice 19 hog, ignore_nice_load=2: $at_min% of the time at 400 MHz" >&3
 	stop_hogs
 	set_tunables ondemand ondemand_tunables 0 ignore_nice_load=0
 	nice_hog 0
@@ -186,7 +214,8 @@ steps_of() {
 		"$TRACING/trace" | tr '\n' ' '
 }
 
-@test "bpf_conserv steps up one OPP at a time; freq_step=100 jumps to the top" {
+# freq_step is written raw as 250: the kernel's store clamps it to 100.
+@test "bpf_conserv steps up one OPP at a time; freq_step=100 (or 250) jumps to the top" {
 	local up jump
 	gov_load conservative
 	set_governor 0 bpf_conserv
@@ -202,14 +231,14 @@ steps_of() {
 	up=$(steps_of 0)
 	stop_hogs
 	wait_for 20 freq_is 0 400000
-	set_tunables conservative conservative_tunables 0 freq_step=100
+	set_tunables conservative conservative_tunables 0 freq_step=250
 	stopped_hog 0
 	trace_on power/cpu_frequency
 	kill -CONT "${HOGS##* }"
 	wait_for 20 freq_is 0 2000000
 	trace_off
 	jump=$(steps_of 0)
-	echo "# default up: $up; freq_step=100 up: $jump" >&3
+	echo "# default up: $up; freq_step=250 up: $jump" >&3
 	[ "$up" = "800000 1200000 1600000 2000000 " ]
 	[ "$jump" = "2000000 " ]
 }

@@ -245,12 +245,15 @@ keeps_limits() {
 	wait_for 20 freq_at_most 0 800000
 }
 
-# survives_garbage OBJ GOVERNOR: random bytes, then all ones, over policy0's
-# tunables; the governor keeps its policy, its limits, and follows a hog.
+# survives_garbage OBJ GOVERNOR [STRUCT FIELD=VALUE...]: random bytes, then
+# all ones, over policy0's tunables, but for the fields given after STRUCT
+# (the tunables struct's name), which are set to their values; the governor
+# keeps its policy, its limits, and follows a hog.
 survives_garbage() {
-	local round size
-	gov_load "$1"
-	set_governor 0 "$2"
+	local round size obj=$1 gov=$2
+	shift 2
+	gov_load "$obj"
+	set_governor 0 "$gov"
 	policy_write 0 scaling_max_freq 1600000
 	size=$(tunables_size)
 	for round in 1 2; do
@@ -260,12 +263,13 @@ survives_garbage() {
 			"$BPFTOOL" map update $TUNABLES key 0 0 0 0 \
 				value $(printf '255 %.0s' $(seq "$size"))
 		fi
+		[ $# -eq 0 ] || set_tunables "$obj" "$@"
 		start_hog 0
 		wait_for 20 freq_is 0 1600000
 		never_above 0 1600000 1
 		stop_hogs
 		wait_for 20 freq_at_most 0 800000
-		[ "$(governor 0)" = "$2" ]
+		[ "$(governor 0)" = "$gov" ]
 	done
-	! grep -q "^$2: error" "$BPF_DEBUGFS/exits"
+	! grep -q "^$gov: error" "$BPF_DEBUGFS/exits"
 }

@@ -155,6 +155,26 @@ le32() {
 	nothing_left
 }
 
+@test "load: the tick rate is the running kernel's, read when the object loads" {
+	local hz id
+	hz=$(zcat /proc/config.gz | sed -n 's/^CONFIG_HZ=//p')
+	[ -n "$hz" ]
+	cpufreq_bpf load schedutil
+	id=$("$BPFTOOL" map show -j | jq -r '.[] | select(.name | endswith(".kconfig")) | .id')
+	[ "$("$BPFTOOL" map dump id "$id" -j | jq -r '.. | objects | .CONFIG_HZ // empty')" = "$hz" ]
+}
+
+@test "load: without the kernel's configuration, one line and nothing left" {
+	# A kernel without CONFIG_IKCONFIG_PROC or /boot/config-*, made here
+	# by hiding /proc/config.gz behind an empty file.
+	run unshare -m bash -c "mount --bind /dev/null /proc/config.gz && '$LOADER' load schedutil"
+	echo "$output"
+	[ "$status" -eq 6 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"needs CONFIG_HZ"* ]]
+	nothing_left
+}
+
 @test "load: twice, or under a taken name, is refused; the first stays" {
 	cpufreq_bpf load sched
 	run cpufreq_bpf load bpf_sched
