@@ -17,12 +17,12 @@ _cpufreq_bpf_governors()
 _cpufreq_bpf()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local commands="list load unload switch upgrade tune status boot help version"
+	local commands="list load unload switch upgrade tune status shadow boot help version"
 	local cmd="" opts="" nargs=0 i
 
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		--policy | --set | --config) ((i++)) ;;
+		--policy | --set | --config | --duration) ((i++)) ;;
 		-*) ;;
 		*) [ -z "$cmd" ] && cmd=${COMP_WORDS[i]} || ((nargs++)) ;;
 		esac
@@ -39,7 +39,7 @@ _cpufreq_bpf()
 	--config)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
-	--set)
+	--set | --duration)
 		return ;;
 	esac
 	case $cmd in
@@ -47,6 +47,7 @@ _cpufreq_bpf()
 	unload) opts="--all" ;;
 	switch | tune) opts="--policy" ;;
 	status) opts="--json --watch" ;;
+	shadow) opts="--policy --duration --json" ;;
 	boot) opts="--config" ;;
 	esac
 	if [[ $cur == -* ]]; then
@@ -68,7 +69,7 @@ _cpufreq_bpf()
 		elif [ $nargs -eq 1 ]; then
 			COMPREPLY=($(compgen -f -- "$cur"))
 		fi ;;
-	unload | switch | tune | status)
+	unload | switch | tune | status | shadow)
 		[ $nargs -eq 0 ] && COMPREPLY=($(compgen -W "$(_cpufreq_bpf_governors)" -- "$cur")) ;;
 	esac
 }

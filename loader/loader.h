@@ -103,6 +103,7 @@ struct policy_info {
 };
 
 #define CPUFREQ_DIR	"/sys/devices/system/cpu/cpufreq"
+#define BPF_DEBUGFS	"/sys/kernel/debug/cpufreq_bpf"
 
 int policies_read(const char *dir, struct policy_info **out);
 int policy_set_governor(int policy, const char *governor);
@@ -128,6 +129,9 @@ struct gov_stats {
 int gov_stats_read(const char *governor, int policy, struct gov_stats *stats);
 int bpf_governors_list(char names[][GOV_NAME_LEN + 1], int max);
 int last_exit_reason(const char *governor, char *buf, size_t len);
+
+/* shadow.c: a loaded governor in shadow of a policy's, compared. */
+int cmd_shadow(const char *name, int policy, unsigned int duration_s, bool json);
 
 /* bpffs.c: /sys/fs/bpf/cpufreq/<governor>/{link,tunables,...} */
 #define PIN_ROOT	"/sys/fs/bpf/cpufreq"

@@ -63,6 +63,7 @@ static const struct option policy_opts[] = {
 	{ "watch", no_argument, NULL, 'w' },
 	{ "config", required_argument, NULL, 'c' },
 	{ "all", no_argument, NULL, 'a' },
+	{ "duration", required_argument, NULL, 'd' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -74,6 +75,7 @@ struct cmd_opts {
 	int nr_sets;
 	bool json, watch, all;
 	const char *config;
+	__u64 duration;
 	char **args;		/* positional arguments */
 	int nr_args;
 };
@@ -123,6 +125,11 @@ static int parse_cmd(int argc, char **argv, const char *accepted, struct cmd_opt
 		case 'w': o->watch = true; break;
 		case 'c': o->config = optarg; break;
 		case 'a': o->all = true; break;
+		case 'd':
+			if (parse_u64(optarg, &o->duration) || !o->duration ||
+			    o->duration > 24 * 3600)
+				return usage("--duration '%s': expected seconds, 1 to 86400", optarg);
+			break;
 		}
 	}
 	o->args = argv + optind;
@@ -186,6 +193,17 @@ static int cmd_upgrade(int argc, char **argv)
 	return gov_upgrade(o.args[0], o.args[1]);
 }
 
+/* The one policy id of --policy, or -1 after reporting why not. */
+static int one_policy(const struct cmd_opts *o, const char *cmd)
+{
+	if (!o->policy_arg || o->policies.all || o->policies.nr != 1 ||
+	    o->policies.ranges[0].lo != o->policies.ranges[0].hi) {
+		usage("%s: --policy takes one policy id", cmd);
+		return -1;
+	}
+	return o->policies.ranges[0].lo;
+}
+
 static int cmd_tune(int argc, char **argv)
 {
 	struct cmd_opts o;
@@ -194,10 +212,9 @@ static int cmd_tune(int argc, char **argv)
 	if (parse_cmd(argc, argv, "p", &o, 1, -1))
 		return EXIT_USAGE;
 	if (o.policy_arg) {
-		if (o.policies.all || o.policies.nr != 1 ||
-		    o.policies.ranges[0].lo != o.policies.ranges[0].hi)
-			return usage("tune: --policy takes one policy id");
-		policy = o.policies.ranges[0].lo;
+		policy = one_policy(&o, "tune");
+		if (policy < 0)
+			return EXIT_USAGE;
 	}
 	return gov_tune(o.args[0], o.args + 1, o.nr_args - 1, policy);
 }
@@ -218,6 +235,19 @@ static int cmd_list_args(int argc, char **argv)
 	if (parse_cmd(argc, argv, "", &o, 0, -1))
 		return EXIT_USAGE;
 	return cmd_list(o.args, o.nr_args);
+}
+
+static int cmd_shadow_args(int argc, char **argv)
+{
+	struct cmd_opts o;
+	int policy;
+
+	if (parse_cmd(argc, argv, "pdj", &o, 1, 1))
+		return EXIT_USAGE;
+	policy = one_policy(&o, "shadow");
+	if (policy < 0)
+		return EXIT_USAGE;
+	return cmd_shadow(o.args[0], policy, o.duration, o.json);
 }
 
 static int run_command(int argc, char **argv);
@@ -258,6 +288,10 @@ static const struct command {
 	{ "status", cmd_status_args,
 	  "status [NAME] [--json] [--watch]      per policy: governor, frequencies, requests,\n"
 	  "                                        switch path, errors; per governor: state, exits\n" },
+	{ "shadow", cmd_shadow_args,
+	  "shadow NAME --policy N [--duration S] [--json]\n"
+	  "                                        run a loaded governor in shadow of policy N's\n"
+	  "                                        for S seconds (or until Ctrl-C), compare them\n" },
 	{ "boot", cmd_boot,
 	  "boot [--config FILE]                  run the commands of FILE (" DEFAULT_CONFIG ")\n" },
 };

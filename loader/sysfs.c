@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include "loader.h"
 
-#define BPF_DEBUGFS	"/sys/kernel/debug/cpufreq_bpf"
 
 /* The first line of @path without its newline; -errno on failure. */
 static int read_line(const char *path, char *buf, size_t len)

@@ -185,4 +185,5 @@ restore_vm_state() {
 	trace_off
 }
 
-no_bpf_governors() { ! ls "$BPF_DEBUGFS" 2>/dev/null | grep -qv '^exits$'; }
+# No governor's directory in debugfs, only the framework's own files.
+no_bpf_governors() { ! ls "$BPF_DEBUGFS" 2>/dev/null | grep -qvx 'exits\|shadow'; }

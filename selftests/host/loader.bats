@@ -54,12 +54,13 @@ completes() {
 	# Every command the help lists, and no other.
 	[ "$(completes "" | grep -v '^-' | tr '\n' ' ')" = \
 	  "$("$LOADER" help | sed -n 's/^  \([a-z]\+\) .*/\1/p' | sort | tr '\n' ' ')" ]
-	[ "$(completes "" | grep -v '^-' | wc -l)" -eq 10 ]
+	[ "$(completes "" | grep -v '^-' | wc -l)" -eq 11 ]
 	[ "$(completes lo)" = "$(printf 'load\n')" ]
 	[ "$(completes load cons)" = conservative ]
 	[ "$(completes load conservative --p)" = --policy ]
 	[[ "$(completes load conservative --policy "")" == *all* ]]
 	[ "$(completes status --)" = "$(printf -- '--help\n--json\n--watch')" ]
 	[ "$(completes help tu)" = tune ]
+	[ "$(completes shadow conservative --)" = "$(printf -- '--duration\n--help\n--json\n--policy')" ]
 	[ -z "$(completes unload conservative "")" ]
 }
