@@ -13,6 +13,10 @@ VMRUN=$BATS_TEST_DIRNAME/../vm/vmrun
 	[ "$status" -eq 2 ]
 	run "$VMRUN" --frobnicate -- true
 	[ "$status" -eq 2 ]
+	# icount is a TCG feature: under KVM the mode cannot be had.
+	VMRUN_ACCEL="kvm -cpu host" run "$VMRUN" --icount -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--icount needs TCG"* ]]
 }
 
 @test "vmrun exits with the guest command's status" {
