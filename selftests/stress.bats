@@ -83,3 +83,40 @@ pick_governor_on_policy2() {
 	set_governor 2 schedutil
 	[ "$(governor 2)" = schedutil ]
 }
+
+# Runs until killed: a shadow of GOVERNOR attached to and detached from
+# policy POLICY over and over.
+churn_shadow() {
+	while :; do
+		echo "$2 $1" > "$BPF_DEBUGFS/shadow" || :
+		sleep 0.05
+		echo "$2" > "$BPF_DEBUGFS/shadow" || :
+	done 2>/dev/null
+}
+
+@test "shadows come and go against hotplug, governor writes and their governor's removal" {
+	register test_gov
+	register schedutil
+	start_hog 0
+	start_hog 1
+	churn_shadow bpf_schedutil 0 &
+	local shadow0=$!
+	churn_shadow bpf_test 2 &
+	local shadow2=$!
+	pick_governor_on_policy2 bpf_schedutil &
+	local writer=$!
+	cycle_policy2_cpus &
+	local hotplug=$!
+	sleep 10
+	# The governor goes away while its shadows come and go.
+	unregister test_gov_ops
+	sleep 2
+	kill "$shadow0" "$shadow2" "$writer" "$hotplug"
+	wait "$shadow0" "$shadow2" "$writer" "$hotplug" || true
+	echo 1 > /sys/devices/system/cpu/cpu2/online
+	echo 1 > /sys/devices/system/cpu/cpu3/online
+	echo 0 > "$BPF_DEBUGFS/shadow" || :
+	echo 2 > "$BPF_DEBUGFS/shadow" || :
+	[ -z "$(cat "$BPF_DEBUGFS/shadow")" ]
+	governor_gone bpf_test
+}
