@@ -237,14 +237,13 @@ int cmd_shadow(const char *name, int policy, unsigned int duration_s, bool json)
 	if (!driver[0])
 		return fail(EXIT_NOTFOUND, "no policy %d", policy);
 
+	/* From the attach on, a signal only ends the wait: the shadow is detached. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	snprintf(cmd, sizeof(cmd), "%d %s", policy, gov);
 	err = shadow_ctl(cmd);
 	if (err)
 		return attach_failed(err, gov, policy);
-
-	/* From here on a signal only ends the wait: the shadow is detached. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	if (!shadow_wait(policy, duration_s, !duration_s && !json && isatty(STDOUT_FILENO),
 			 &seconds)) {
 		/* The framework detaches a shadow whose op failed, and logs why. */
