@@ -135,8 +135,10 @@ rt_freq_at_switch_in() {
 	echo "# bw_dl $bw: floor $floor kHz" >&3
 	wait_for 5 freq_at_least 0 "$floor"
 	never_below 0 "$floor" 2
-	# Well above the floor is not the floor's doing.
-	freq_at_most 0 "$floor"
+	# The floor itself, not more: with 0.5 ms of work the policy settles
+	# on it.  (A kworker waking beside the job may lift it for a moment;
+	# that is utilization, not the floor.)
+	wait_for 5 freq_is 0 "$floor"
 	wait "$RTAPP"
 	wait_for 20 freq_is 0 400000
 }
@@ -236,7 +238,8 @@ rises() {
 	echo "$hog" > "$CGROOT/capped/cgroup.procs"
 	kill -CONT "$hog"
 	sleep 0.5
-	freq_is 0 400000
+	# Uncapped it would hold 2 GHz; capped it settles on the lowest point.
+	wait_for 5 freq_is 0 400000
 	# The cap raised to 78% (under 820 of 1024: runqueue clamps are kept
 	# in 20% buckets, and uncapped kworkers next to it share the top
 	# one) it needs 1.6 GHz and climbs there from the lowest operating

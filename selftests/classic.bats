@@ -207,11 +207,18 @@ nice_hog() {
 	wait_for 20 freq_is 0 2000000
 }
 
-# steps_of CPU: the cpu_frequency states of CPU in the trace, one line.
-steps_of() {
-	awk -v cpu="cpu_id=$1" '/cpu_frequency:/ && $NF == cpu {
-		match($0, /state=[0-9]+/); print substr($0, RSTART + 6, RLENGTH - 6) }' \
-		"$TRACING/trace" | tr '\n' ' '
+# climb_of CPU: the cpu_frequency states of CPU in the trace after the
+# last one at the lowest operating point, one line: the climb from there.
+# (Starting the hog may lift the policy for a moment and drop it back
+# before the climb: those events are not the climb.)
+climb_of() {
+	awk -v cpu="cpu_id=$1" -v min="$(cat /sys/devices/system/cpu/cpu$1/cpufreq/cpuinfo_min_freq)" '
+		/cpu_frequency:/ && $NF == cpu {
+			match($0, /state=[0-9]+/)
+			state = substr($0, RSTART + 6, RLENGTH - 6)
+			climb = state == min ? "" : climb state " "
+		}
+		END { printf "%s", climb }' "$TRACING/trace"
 }
 
 # freq_step is written raw as 250: the kernel's store clamps it to 100.
@@ -228,7 +235,7 @@ steps_of() {
 	kill -CONT "${HOGS##* }"
 	wait_for 20 freq_is 0 2000000
 	trace_off
-	up=$(steps_of 0)
+	up=$(climb_of 0)
 	stop_hogs
 	wait_for 20 freq_is 0 400000
 	set_tunables conservative conservative_tunables 0 freq_step=250
@@ -237,7 +244,7 @@ steps_of() {
 	kill -CONT "${HOGS##* }"
 	wait_for 20 freq_is 0 2000000
 	trace_off
-	jump=$(steps_of 0)
+	jump=$(climb_of 0)
 	echo "# default up: $up; freq_step=250 up: $jump" >&3
 	[ "$up" = "800000 1200000 1600000 2000000 " ]
 	[ "$jump" = "2000000 " ]
