@@ -14,6 +14,10 @@
  * after a limits change or a rise in deadline bandwidth.  The kfuncs give
  * the same signals schedutil reads; the framework does the fast or deferred
  * switch and drops requests equal to the last one.
+ *
+ * Like schedutil it keeps Energy Aware Scheduling on (CPUFREQ_GOV_OPS_EAS):
+ * its frequencies are the ones EAS predicts from utilization, and with no
+ * effective_perf() of its own EAS uses schedutil's estimate, which is its.
  */
 #include <gov_common.h>
 
@@ -353,5 +357,6 @@ struct cpufreq_gov_ops schedutil_ops = {
 	.start	= (void *)sugov_start,
 	.limits	= (void *)sugov_limits,
 	.update	= (void *)sugov_update,
+	.flags	= CPUFREQ_GOV_OPS_EAS,
 	.name	= "bpf_schedutil",
 };

@@ -120,3 +120,31 @@ churn_shadow() {
 	[ -z "$(cat "$BPF_DEBUGFS/shadow")" ]
 	governor_gone bpf_test
 }
+
+# Runs until killed: policy0 between schedutil and performance, each
+# schedutil start and stop rebuilding the scheduler's domains from a work
+# item (and with EAS governors, each BPF one's too).
+flip_schedutil_on_policy0() {
+	while :; do
+		echo schedutil > "$CPUFREQ/policy0/scaling_governor"
+		echo performance > "$CPUFREQ/policy0/scaling_governor"
+	done 2>/dev/null
+}
+
+@test "sched domain rebuilds from governor changes against CPU hotplug" {
+	# The rebuild must hold the hotplug lock: this kernel has no cpusets,
+	# whose rebuild_sched_domains() takes it, and the stub did not.  A
+	# rebuild beside a CPU going down oopsed in sched_cpu_deactivate().
+	flip_schedutil_on_policy0 &
+	local flipper=$!
+	cycle_policy2_cpus &
+	local hotplug=$!
+	sleep 20
+	kill "$flipper" "$hotplug"
+	wait "$flipper" "$hotplug" || true
+	echo 1 > /sys/devices/system/cpu/cpu2/online
+	echo 1 > /sys/devices/system/cpu/cpu3/online
+	set_governor 0 schedutil
+	[ "$(governor 0)" = schedutil ]
+	[ "$(cat /sys/devices/system/cpu/online)" = 0-3 ]
+}

@@ -11,6 +11,9 @@ VMRUN=$BATS_TEST_DIRNAME/../vm/vmrun
 	[ "$status" -eq 2 ]
 	run "$VMRUN" --clusters 0-1,x -- true
 	[ "$status" -eq 2 ]
+	run "$VMRUN" --capacity 512,big -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--capacity takes capacities"* ]]
 	run "$VMRUN" --frobnicate -- true
 	[ "$status" -eq 2 ]
 	# icount is a TCG feature: under KVM the mode cannot be had.

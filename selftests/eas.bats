@@ -1,0 +1,118 @@
+#!/usr/bin/env bats
+# Energy Aware Scheduling with BPF governors, in a VM whose clusters differ
+# in capacity (vmrun --capacity 512,1024: CPUs 0-1 little, 2-3 big).  EAS
+# runs only while every policy has a governor that keeps it: schedutil, or
+# a BPF governor declaring CPUFREQ_GOV_OPS_EAS.  The scheduler rebuilds its
+# domains from a work item after each governor change, so the tests wait
+# for the outcome.
+
+load lib
+
+setup() {
+	off_policy0
+	reset_policies
+}
+
+teardown() {
+	[ -n "${TASK:-}" ] && { kill "$TASK" 2>/dev/null; wait "$TASK" 2>/dev/null; }
+	restore_vm_state
+}
+
+# The sysctl reads empty while EAS is impossible on the active CPUs.
+eas_possible() { [ "$(cat /proc/sys/kernel/sched_energy_aware)" = 1 ]; }
+eas_impossible() { [ -z "$(cat /proc/sys/kernel/sched_energy_aware)" ]; }
+
+both_policies() {
+	set_governor 0 "$1"
+	set_governor 2 "$2"
+}
+
+# The CPU task PID last ran on.
+task_cpu() { awk '{ print $39 }' "/proc/$1/stat"; }
+on_cpu() { [ "$(task_cpu "$1")" = "$2" ]; }
+on_little() { [ "$(task_cpu "$1")" -le 1 ]; }
+
+# small_task_moves_to_little: a task of 1 ms in every 10 ms started on big
+# CPU 2 and then let free goes to a little CPU at one of its wake-ups: EAS
+# finds it cheaper there.  Without EAS a wake-up keeps it on its idle
+# previous CPU, which fits it.
+small_task_moves_to_little() {
+	taskset -c 2 "$BURSTY" 30 1 9 &
+	TASK=$!
+	wait_for 5 on_cpu "$TASK" 2
+	taskset -pc 0-3 "$TASK" >/dev/null
+	wait_for 10 on_little "$TASK"
+	kill "$TASK"
+	wait "$TASK" 2>/dev/null || true
+	TASK=
+}
+
+@test "the energy model and the domains have the clusters' capacities" {
+	local em=/sys/kernel/debug/energy_model
+	[ "$(cat "$em/cpu0/ps:2000000/performance")" -eq 512 ]
+	[ "$(cat "$em/cpu2/ps:2600000/performance")" -eq 1024 ]
+	# The domains show in debugfs only while the scheduler is verbose.
+	echo Y > /sys/kernel/debug/sched/verbose
+	run grep -c SD_ASYM_CPUCAPACITY /sys/kernel/debug/sched/domains/cpu0/domain0/flags
+	echo N > /sys/kernel/debug/sched/verbose
+	[ "$status" -eq 0 ]
+}
+
+@test "EAS places a small task on a little CPU under schedutil" {
+	both_policies schedutil schedutil
+	wait_for 10 eas_possible
+	small_task_moves_to_little
+}
+
+@test "EAS stays on under bpf_schedutil, alone or beside schedutil" {
+	register schedutil >/dev/null
+	both_policies bpf_schedutil schedutil
+	wait_for 10 eas_possible
+	both_policies bpf_schedutil bpf_schedutil
+	wait_for 10 eas_possible
+	small_task_moves_to_little
+}
+
+@test "EAS stops while a policy runs a governor that does not keep it" {
+	register ondemand >/dev/null
+	both_policies schedutil bpf_ondemand
+	wait_for 10 eas_impossible
+	set_governor 2 schedutil
+	wait_for 10 eas_possible
+}
+
+@test "EAS stops when the governor that kept it is unregistered" {
+	# Policies go back to their previous governor, here one without EAS.
+	both_policies performance performance
+	wait_for 10 eas_impossible
+	register schedutil >/dev/null
+	both_policies bpf_schedutil bpf_schedutil
+	wait_for 10 eas_possible
+	unregister_all
+	[ "$(governor 0)" = performance ]
+	[ "$(governor 2)" = performance ]
+	wait_for 10 eas_impossible
+}
+
+@test "EAS asks effective_perf() of the governor for its energy estimates" {
+	register test_eas >/dev/null
+	both_policies bpf_test_eas bpf_test_eas
+	wait_for 10 eas_possible
+	small_task_moves_to_little
+	[ "$("$BPFTOOL" map dump name test_eas.bss -j |
+		jq -M '.[0].formatted.value[".bss"][] | select(.effective_perf_calls) | .effective_perf_calls')" -gt 0 ]
+}
+
+@test "a governor that claims to keep EAS without update() is refused" {
+	run register bad_eas_no_update
+	[ "$status" -ne 0 ]
+	governor_gone bpf_bad_eas
+	eas_possible
+}
+
+@test "effective_perf() may not ask for a frequency" {
+	run register bad_request_in_effective_perf
+	[ "$status" -ne 0 ]
+	[[ "$output" == *bpf_cpufreq_request* ]]
+	governor_gone bpf_bad_perf
+}
