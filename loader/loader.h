@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <linux/types.h>
 
 struct btf;
@@ -38,6 +39,7 @@ void set_verbose(bool on);
 bool verbose(void);
 int parse_u64(const char *s, __u64 *val);
 const char *libbpf_error(int err);
+void json_string(FILE *f, const char *s);
 
 /*
  * A set of policy ids, as given by --policy LIST|all.  A LIST is shorter

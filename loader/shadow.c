@@ -149,8 +149,11 @@ static void report_json(const struct shadow_stats *st, int policy, const char *d
 	int i;
 
 	residency_totals(st, total);
-	printf("{\"governor\":\"%s\",\"policy\":%d,\"driving\":\"%s\",\"seconds\":%.3f,",
-	       st->governor, policy, driver, seconds);
+	printf("{\"governor\":");
+	json_string(stdout, st->governor);
+	printf(",\"policy\":%d,\"driving\":", policy);
+	json_string(stdout, driver);
+	printf(",\"seconds\":%.3f,", seconds);
 	printf("\"updates\":%llu,\"agreements\":%llu,\"agreement_pct\":%.2f,", st->updates,
 	       st->agreements, percent(st->agreements, st->updates));
 	printf("\"requests\":%llu,\"samples\":%llu,\"l1\":%.4f,", st->requests, st->samples,

@@ -89,19 +89,6 @@ static const char *switch_path(const struct gov_policy_stats *ps)
 	return ps->fast_switches ? "fast" : "deferred";
 }
 
-/* A JSON string: names and kernel reasons are printable, quotes escaped. */
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			putchar('\\');
-		if ((unsigned char)*s >= ' ')
-			putchar(*s);
-	}
-	putchar('"');
-}
-
 static void policy_row(const struct policy_info *p, bool json, bool first)
 {
 	struct gov_stats st;
@@ -121,9 +108,9 @@ static void policy_row(const struct policy_info *p, bool json, bool first)
 		return;
 	}
 	printf("%s{\"policy\":%d,\"cpus\":", first ? "" : ",", p->id);
-	json_str(p->cpus);
+	json_string(stdout, p->cpus);
 	printf(",\"governor\":");
-	json_str(p->governor);
+	json_string(stdout, p->governor);
 	printf(",\"cur_khz\":%lu,\"min_khz\":%lu,\"max_khz\":%lu,\"transitions\":%lu",
 	       p->cur, p->min, p->max, p->total_trans);
 	if (ps)
@@ -151,10 +138,10 @@ static void governor_row(const char *name, bool json, bool first)
 		return;
 	}
 	printf("%s{\"name\":", first ? "" : ",");
-	json_str(name);
+	json_string(stdout, name);
 	printf(",\"state\":\"%s\",\"pinned\":%s,\"link_updates\":%lu,\"last_exit\":", st.state,
 	       gov_pinned(name) ? "true" : "false", st.link_updates);
-	json_str(reason);
+	json_string(stdout, reason);
 	putchar('}');
 }
 
