@@ -70,7 +70,8 @@ teardown() {
 	trace_off
 	capped=$(min_gap_us 0)
 	echo "# shortest time between transitions, us: default $free, rate_limit_us=100000 $capped" >&3
-	[ -n "$free" ] && [ -n "$capped" ]
+	[ -n "$free" ]
+	[ -n "$capped" ]
 	[ "$free" -lt 50000 ]
 	# 100 ms, less what the deferred switch may delay the first of two.
 	[ "$capped" -ge 90000 ]

@@ -208,7 +208,7 @@ le32() {
 	[[ $output == *"policy0: bpf_schedutil -> performance"* ]]
 	[[ $output == *"policy2: bpf_schedutil -> schedutil"* ]]
 	# Done when the loader returns, not some time later.
-	! governor_listed bpf_schedutil
+	governor_gone bpf_schedutil
 	[ "$(governor 0)" = performance ]
 	[ "$(governor 2)" = schedutil ]
 	nothing_left
@@ -378,7 +378,8 @@ poked() {
 		# The next load clears what the killed one left half-built.
 		cpufreq_bpf load sched >/dev/null
 		if [ -e "$PINS/bpf_schedutil" ]; then
-			[ -e "$PINS/bpf_schedutil/link" ] && [ -e "$PINS/bpf_schedutil/tunables" ]
+			[ -e "$PINS/bpf_schedutil/link" ]
+			[ -e "$PINS/bpf_schedutil/tunables" ]
 			registered bpf_schedutil
 			cpufreq_bpf unload schedutil >/dev/null
 		fi

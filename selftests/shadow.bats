@@ -51,7 +51,7 @@ shadow_stat() { awk -v k="$2" '$1 == k { print $2 }' "$BPF_DEBUGFS/shadow_policy
 	[ "$(shadow_stat 0 agreements)" -eq 0 ]
 	grep -q 'cpufreq_bpf_request: cpu=0 requested=2000000 resolved=2000000 path=shadow governor=bpf_test' \
 		"$TRACING/trace"
-	! grep -q 'path=fast\|path=deferred' "$TRACING/trace"
+	trace_lacks 'path=fast\|path=deferred'
 	[ "$(governor 0)" = powersave ]
 	echo 0 > "$SHADOW"
 	no_shadow
@@ -107,13 +107,17 @@ shadow_stat() { awk -v k="$2" '$1 == k { print $2 }' "$BPF_DEBUGFS/shadow_policy
 	register schedutil
 	set_governor 2 bpf_schedutil
 	run "$LOADER" shadow bpf_nosuch --policy 0
-	[ "$status" -eq 3 ] && [ "${#lines[@]}" -eq 1 ]
+	[ "$status" -eq 3 ]
+	[ "${#lines[@]}" -eq 1 ]
 	run "$LOADER" shadow schedutil --policy 7
-	[ "$status" -eq 3 ] && [[ $output == *"no policy 7"* ]]
+	[ "$status" -eq 3 ]
+	[[ $output == *"no policy 7"* ]]
 	run "$LOADER" shadow schedutil --policy 2 --duration 1
-	[ "$status" -eq 2 ] && [[ $output == *"drives policy 2"* ]]
+	[ "$status" -eq 2 ]
+	[[ $output == *"drives policy 2"* ]]
 	run "$LOADER" shadow schedutil --policy 0,2
-	[ "$status" -eq 2 ] && [[ $output == *"--policy takes one policy id"* ]]
+	[ "$status" -eq 2 ]
+	[[ $output == *"--policy takes one policy id"* ]]
 	run "$LOADER" shadow schedutil --policy 0 --duration 0
 	[ "$status" -eq 2 ]
 	no_shadow
@@ -121,7 +125,8 @@ shadow_stat() { awk -v k="$2" '$1 == k { print $2 }' "$BPF_DEBUGFS/shadow_policy
 	# drive it, since both would keep their state in the same map slots.
 	echo "0 bpf_schedutil" > "$SHADOW"
 	run "$LOADER" shadow schedutil --policy 0 --duration 1
-	[ "$status" -eq 5 ] && [[ $output == *"already has a shadow"* ]]
+	[ "$status" -eq 5 ]
+	[[ $output == *"already has a shadow"* ]]
 	run policy_write 0 scaling_governor bpf_schedutil
 	[ "$status" -ne 0 ]
 	[ "$(governor 0)" = schedutil ]
@@ -137,7 +142,8 @@ shadow_stat() { awk -v k="$2" '$1 == k { print $2 }' "$BPF_DEBUGFS/shadow_policy
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} == "bpf_schedutil in shadow of policy0 (schedutil) for 2."* ]]
-	[[ $output == *"agreement"* ]] && [[ $output == *"residency L1 distance"* ]]
+	[[ $output == *"agreement"* ]]
+	[[ $output == *"residency L1 distance"* ]]
 	json=$("$LOADER" shadow bpf_schedutil --policy 0 --duration 1 --json)
 	jq -e '.updates > 0 and .agreement_pct >= 0 and .l1 >= 0 and
 	       (.transitions | has("actual") and has("shadow")) and
