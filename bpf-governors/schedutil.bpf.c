@@ -13,7 +13,9 @@
  * current one otherwise.  Changes are rate-limited by rate_limit_us, except
  * after a limits change or a rise in deadline bandwidth.  The kfuncs give
  * the same signals schedutil reads; the framework does the fast or deferred
- * switch and drops requests equal to the last one.
+ * switch and drops requests equal to the last one.  Where the driver takes
+ * performance levels (HWP, CPPC: bpf_cpufreq_perf_possible()) on a policy
+ * of one CPU, the level itself goes to the driver, as schedutil does.
  *
  * Like schedutil it keeps Energy Aware Scheduling on (CPUFREQ_GOV_OPS_EAS):
  * its frequencies are the ones EAS predicts from utilization, and with no
@@ -50,6 +52,7 @@ struct bsg_policy {
 	u32 limits_changed;
 	u32 need_freq_update;
 	u32 transition_delay_us;	/* the driver's, read once at start */
+	u32 adjust_perf;		/* levels, not frequencies: decided at start */
 };
 
 /* Per-CPU state: struct sugov_cpu in-kernel. */
@@ -222,10 +225,11 @@ static void ignore_dl_rate_limit(struct bsg_policy *sg_policy, struct bsg_cpu *s
 		sg_policy->limits_changed = 1;
 }
 
-static bool sugov_update_single_common(struct cpufreq_policy *policy,
-				       struct bsg_policy *sg_policy,
-				       struct bsg_cpu *sg_cpu, s32 cpu, u64 time,
-				       unsigned long max_cap, u32 flags)
+/* Inlined: BPF passes at most five arguments, and this takes seven. */
+static __always_inline bool
+sugov_update_single_common(struct cpufreq_policy *policy, struct bsg_policy *sg_policy,
+			   struct bsg_cpu *sg_cpu, s32 cpu, u64 time,
+			   unsigned long max_cap, u32 flags)
 {
 	sugov_iowait_boost(sg_cpu, time, flags);
 	sg_cpu->last_update = time;
@@ -239,9 +243,9 @@ static bool sugov_update_single_common(struct cpufreq_policy *policy,
 	return true;
 }
 
-static void sugov_update_single_freq(struct cpufreq_policy *policy,
-				     struct bsg_policy *sg_policy,
-				     struct bsg_cpu *sg_cpu, s32 cpu, u64 time, u32 flags)
+static __always_inline void
+sugov_update_single_freq(struct cpufreq_policy *policy, struct bsg_policy *sg_policy,
+			 struct bsg_cpu *sg_cpu, s32 cpu, u64 time, u32 flags)
 {
 	u32 cached_freq = sg_policy->cached_raw_freq;
 	unsigned long max_cap = bpf_cpufreq_cpu_capacity(cpu);
@@ -261,6 +265,39 @@ static void sugov_update_single_freq(struct cpufreq_policy *policy,
 
 	if (sugov_update_next_freq(sg_policy, time, next_f))
 		bpf_cpufreq_request(policy, next_f);
+}
+
+/*
+ * A policy of one CPU whose driver takes performance levels: the level
+ * goes to the driver, which picks the frequency.
+ */
+static void sugov_update_single_perf(struct cpufreq_policy *policy,
+				     struct bsg_policy *sg_policy,
+				     struct bsg_cpu *sg_cpu, s32 cpu, u64 time, u32 flags)
+{
+	unsigned long prev_util = sg_cpu->util;
+	unsigned long max_cap;
+
+	/*
+	 * Without frequency invariance utilization does not map onto
+	 * performance levels: take the frequency path.
+	 */
+	if (!bpf_cpufreq_freq_invariant()) {
+		sugov_update_single_freq(policy, sg_policy, sg_cpu, cpu, time, flags);
+		return;
+	}
+
+	max_cap = bpf_cpufreq_cpu_capacity(cpu);
+
+	if (!sugov_update_single_common(policy, sg_policy, sg_cpu, cpu, time, max_cap, flags))
+		return;
+
+	if (sugov_hold_freq(sg_cpu, cpu) && sg_cpu->util < prev_util)
+		sg_cpu->util = prev_util;
+
+	bpf_cpufreq_adjust_perf(policy, cpu, sg_cpu->bw_min, sg_cpu->util, max_cap);
+
+	sg_policy->last_freq_update_time = time;
 }
 
 /* The highest performance level among the CPUs of a shared policy. */
@@ -309,6 +346,8 @@ void BPF_PROG(sugov_update, struct cpufreq_policy *policy, s32 cpu, u64 time, u3
 
 	if (policy_shared(policy))
 		sugov_update_shared(policy, sg_policy, sg_cpu, cpu, time, flags);
+	else if (sg_policy->adjust_perf)
+		sugov_update_single_perf(policy, sg_policy, sg_cpu, cpu, time, flags);
 	else
 		sugov_update_single_freq(policy, sg_policy, sg_cpu, cpu, time, flags);
 
@@ -332,6 +371,7 @@ int BPF_PROG(sugov_start, struct cpufreq_policy *policy)
 	sg_policy->busy = 0;
 	/* A kfunc call less on the hot path: the driver's delay does not change. */
 	sg_policy->transition_delay_us = bpf_cpufreq_transition_delay_us(policy);
+	sg_policy->adjust_perf = bpf_cpufreq_perf_possible(policy);
 
 	for_each_policy_cpu(cpu, policy) {
 		struct bsg_cpu *sg_cpu = cpu_slot(&sg_cpus, cpu);

@@ -46,6 +46,15 @@ extern u32 bpf_cpufreq_resolve_freq(struct cpufreq_policy *policy, u32 freq_khz)
 extern int bpf_cpufreq_flush(struct cpufreq_policy *policy) __ksym;
 extern u32 bpf_cpufreq_transition_delay_us(struct cpufreq_policy *policy) __ksym;
 
+/*
+ * Performance levels, where the driver takes them (->adjust_perf(): HWP,
+ * CPPC) on a policy of one CPU switched fast; from update() only.
+ */
+extern bool bpf_cpufreq_perf_possible(struct cpufreq_policy *policy) __ksym;
+extern int bpf_cpufreq_adjust_perf(struct cpufreq_policy *policy, s32 cpu,
+				   unsigned long min_perf, unsigned long target_perf,
+				   unsigned long capacity) __ksym;
+
 /* Sampling and exit */
 extern int bpf_cpufreq_set_sample_period(struct cpufreq_policy *policy, u32 period_us) __ksym;
 /* The next sample() in @delay_us, but no sooner than 1 ms after the last. */
