@@ -3,6 +3,7 @@
  * workemu: a periodic task on a CPU that slows down with the frequency.
  *
  *   workemu [-f PRIO | -d RUNTIME_US | -n NICE] CPU PERIOD_US SECONDS POWER_CSV PHASE...
+ *   workemu [-f PRIO | -d RUNTIME_US | -n NICE] any PERIOD_US SECONDS - PHASE...
  *
  * PHASE is DUTY_PCT or DUTY_PCT:PERIODS (default 1); the phases repeat until
  * SECONDS are over: "50" is a steady 50% load, "10:25 80:6" alternates 25
@@ -22,10 +23,18 @@
  * RUNTIME_US every PERIOD_US (admission control must be off: the task is
  * pinned), -n at nice NICE.
  *
+ * With CPU "any" the task runs wherever the scheduler puts it, and each
+ * chunk is priced on the CPU it ran on with the kernel's energy model
+ * (debugfs energy_model/): its operating points' power and performance,
+ * the latter out of the biggest CPU's 1024, so that a chunk takes
+ * CHUNK_US * 1024 / performance on a little CPU as on a big one.
+ *
  * Prints one line: periods misses busy_us energy_uj slow_us, slow_us being
- * the part of busy_us spent below the top frequency.
+ * the part of busy_us spent below the top frequency; with "any", then
+ * little_us, the part spent on CPUs smaller than the biggest.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,13 +47,21 @@
 #include <sys/syscall.h>
 
 #define CHUNK_US 500
-#define MAX_OPPS 32
+#define MAX_OPPS 64
 #define MAX_PHASES 64
+#define MAX_CPUS 64
+#define FULL_PERF 1024
 
 static int phase_duty[MAX_PHASES], phase_periods[MAX_PHASES], nr_phases;
 
-static unsigned long opp_khz[MAX_OPPS], opp_uw[MAX_OPPS];
-static int nr_opps;
+/* A CPU's operating points, ascending: kHz, power, performance of 1024. */
+struct cpu_model {
+	int nr, fd;
+	unsigned long khz[MAX_OPPS], uw[MAX_OPPS];
+	double perf[MAX_OPPS];
+};
+
+static struct cpu_model models[MAX_CPUS];
 
 static long long now_us(void)
 {
@@ -73,29 +90,117 @@ static unsigned long read_khz(int fd)
 	return strtoul(buf, NULL, 10);
 }
 
-/* The power of the lowest OPP at or above @khz: the table is ascending. */
-static unsigned long power_uw(unsigned long khz)
+/* The lowest operating point at or above @khz, else the top one. */
+static int opp_index(const struct cpu_model *m, unsigned long khz)
 {
 	int i;
 
-	for (i = 0; i < nr_opps; i++)
-		if (opp_khz[i] >= khz)
-			return opp_uw[i];
-	return nr_opps ? opp_uw[nr_opps - 1] : 0;
+	for (i = 0; i < m->nr; i++)
+		if (m->khz[i] >= khz)
+			return i;
+	return m->nr - 1;
 }
 
-static void load_power(const char *path)
+static void add_opp(struct cpu_model *m, unsigned long khz, unsigned long uw,
+		    double perf)
 {
+	int i = m->nr;
+
+	if (m->nr == MAX_OPPS)
+		return;
+	for (; i > 0 && m->khz[i - 1] > khz; i--) {
+		m->khz[i] = m->khz[i - 1];
+		m->uw[i] = m->uw[i - 1];
+		m->perf[i] = m->perf[i - 1];
+	}
+	m->khz[i] = khz;
+	m->uw[i] = uw;
+	m->perf[i] = perf;
+	m->nr++;
+}
+
+/* "khz,uw" lines; performance follows the frequency up to FULL_PERF. */
+static void load_power_csv(struct cpu_model *m, const char *path)
+{
+	unsigned long khz, uw;
 	FILE *f = fopen(path, "r");
+	int i;
 
 	if (!f) {
 		perror(path);
 		exit(1);
 	}
-	while (nr_opps < MAX_OPPS &&
-	       fscanf(f, "%lu,%lu", &opp_khz[nr_opps], &opp_uw[nr_opps]) == 2)
-		nr_opps++;
+	while (fscanf(f, "%lu,%lu", &khz, &uw) == 2)
+		add_opp(m, khz, uw, 0);
 	fclose(f);
+	if (!m->nr) {
+		fprintf(stderr, "workemu: no operating points in %s\n", path);
+		exit(1);
+	}
+	for (i = 0; i < m->nr; i++)
+		m->perf[i] = (double)FULL_PERF * m->khz[i] / m->khz[m->nr - 1];
+}
+
+static unsigned long read_ul(const char *dir, const char *name)
+{
+	char path[512];
+	unsigned long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%lu", &v) != 1) {
+		perror(path);
+		exit(1);
+	}
+	fclose(f);
+	return v;
+}
+
+/* @cpu's performance domain from debugfs energy_model/cpuN/ps:KHZ/. */
+static void load_energy_model(struct cpu_model *m, int cpu)
+{
+	char policy[128], path[256];
+	struct dirent *d;
+	DIR *dir;
+
+	/* The domain's directory is named after its first CPU. */
+	snprintf(policy, sizeof(policy), "/sys/devices/system/cpu/cpu%d/cpufreq", cpu);
+	snprintf(path, sizeof(path), "/sys/kernel/debug/energy_model/cpu%lu",
+		 read_ul(policy, "related_cpus"));
+	dir = opendir(path);
+	if (!dir) {
+		perror(path);
+		exit(1);
+	}
+	while ((d = readdir(dir))) {
+		char ps[512];
+
+		if (strncmp(d->d_name, "ps:", 3))
+			continue;
+		snprintf(ps, sizeof(ps), "%s/%s", path, d->d_name);
+		add_opp(m, read_ul(ps, "frequency"), read_ul(ps, "power"),
+			read_ul(ps, "performance"));
+	}
+	closedir(dir);
+	if (!m->nr) {
+		fprintf(stderr, "workemu: no operating points in %s\n", path);
+		exit(1);
+	}
+}
+
+static int open_cur_freq(int cpu)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", cpu);
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		perror(path);
+		exit(1);
+	}
+	return fd;
 }
 
 /* The kernel's struct sched_attr; glibc 2.36 has no wrapper. */
@@ -167,13 +272,12 @@ int main(int argc, char **argv)
 {
 	long long period, work, end, start, next, t, spin;
 	long periods = 0, misses = 0, in_phase = 0;
-	double busy = 0, energy = 0, slow = 0;
-	unsigned long cur, max = 0;
+	double busy = 0, energy = 0, slow = 0, little = 0;
 	const char *class_arg = NULL;
-	int class_opt = 0, opt;
-	char path[128];
+	int class_opt = 0, opt, anywhere;
+	unsigned long cur;
 	cpu_set_t set;
-	int cpu, fd, i, phase = 0;
+	int cpu, i, phase = 0;
 
 	while ((opt = getopt(argc, argv, "+f:d:n:")) != -1) {
 		if (opt == '?' || class_opt) {
@@ -186,27 +290,34 @@ int main(int argc, char **argv)
 	argc -= optind - 1;
 	argv += optind - 1;
 	if (argc < 6) {
-		fprintf(stderr, "usage: workemu [-f PRIO | -d RUNTIME_US | -n NICE] CPU PERIOD_US SECONDS POWER_CSV PHASE...\n");
+		fprintf(stderr, "usage: workemu [-f PRIO | -d RUNTIME_US | -n NICE] CPU|any PERIOD_US SECONDS POWER_CSV|- PHASE...\n");
 		return 2;
 	}
+	anywhere = !strcmp(argv[1], "any");
 	cpu = atoi(argv[1]);
 	period = atoll(argv[2]);
-	load_power(argv[4]);
 	parse_phases(argc - 5, argv + 5);
-	for (i = 0; i < nr_opps; i++)
-		if (opp_khz[i] > max)
-			max = opp_khz[i];
+	if (!anywhere && (cpu < 0 || cpu >= MAX_CPUS)) {
+		fprintf(stderr, "workemu: bad CPU '%s'\n", argv[1]);
+		return 2;
+	}
 
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
+	if (anywhere) {
+		/* Free of the caller's affinity: the scheduler places it. */
+		CPU_ZERO(&set);
+		for (i = 0; i < MAX_CPUS && i < sysconf(_SC_NPROCESSORS_CONF); i++) {
+			load_energy_model(&models[i], i);
+			models[i].fd = open_cur_freq(i);
+			CPU_SET(i, &set);
+		}
+	} else {
+		load_power_csv(&models[cpu], argv[4]);
+		models[cpu].fd = open_cur_freq(cpu);
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+	}
 	if (sched_setaffinity(0, sizeof(set), &set)) {
 		perror("sched_setaffinity");
-		return 1;
-	}
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", cpu);
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || !max) {
-		perror(path);
 		return 1;
 	}
 	if (class_opt)
@@ -226,16 +337,21 @@ int main(int argc, char **argv)
 		periods++;
 		while (left > 0) {
 			long long nominal = left < CHUNK_US ? left : CHUNK_US;
+			const struct cpu_model *m = &models[anywhere ? sched_getcpu() : cpu];
+			int top = m->nr - 1;
 
-			cur = read_khz(fd) ?: max;
-			spin = nominal * max / cur;
+			cur = read_khz(m->fd) ?: m->khz[top];
+			i = opp_index(m, cur);
+			spin = nominal * FULL_PERF / m->perf[i];
 			t = now_us();
 			while (now_us() - t < spin)
 				;
 			busy += spin;
-			if (cur < max)
+			if (cur < m->khz[top])
 				slow += spin;
-			energy += (double)power_uw(cur) * spin / 1e6;
+			if (m->perf[top] < FULL_PERF)
+				little += spin;
+			energy += (double)m->uw[i] * spin / 1e6;
 			left -= nominal;
 		}
 		/*
@@ -247,6 +363,9 @@ int main(int argc, char **argv)
 			misses++;
 		sleep_until_us(next + period);
 	}
-	printf("%ld %ld %.0f %.1f %.0f\n", periods, misses, busy, energy, slow);
+	if (anywhere)
+		printf("%ld %ld %.0f %.1f %.0f %.0f\n", periods, misses, busy, energy, slow, little);
+	else
+		printf("%ld %ld %.0f %.1f %.0f\n", periods, misses, busy, energy, slow);
 	return 0;
 }
