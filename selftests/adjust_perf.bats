@@ -27,8 +27,10 @@ teardown() {
 }
 
 # perf_ret ARRAY CPU: what test_perf's last kfunc call for CPU returned.
+# Its maps are test_per.bss and test_per.data: libbpf keeps 8 characters
+# of the object's name.
 perf_ret() {
-	"$BPFTOOL" map dump name test_perf.bss -j |
+	"$BPFTOOL" map dump name test_per.bss -j |
 		jq -r ".[0].formatted.value[\".bss\"][] | select(.$1) | .$1[$2]"
 }
 perf_ret_is() { [ "$(perf_ret "$1" "$2")" = "$3" ]; }
@@ -37,7 +39,7 @@ perf_ret_is() { [ "$(perf_ret "$1" "$2")" = "$3" ]; }
 set_target_perf() {
 	local bytes="" i
 	for i in 0 8 16 24 32 40 48 56; do bytes+=" $((($1 >> i) & 255))"; done
-	"$BPFTOOL" map update name test_perf.data key 0 0 0 0 value $bytes
+	"$BPFTOOL" map update name test_per.data key 0 0 0 0 value $bytes
 }
 
 @test "the driver takes performance levels on the policies of one CPU" {
@@ -62,11 +64,15 @@ set_target_perf() {
 	wait_for 10 freq_is 3 1400000
 	set_target_perf 0
 	wait_for 10 freq_is 3 600000
-	# The driver keeps within the limits: the framework has nothing to
-	# correct, policy3 being inside them when they change.
+	# The driver keeps within the limits: raised to the top, the level
+	# runs at scaling_max_freq.
 	policy_write 3 scaling_max_freq 1800000
 	set_target_perf 1024
 	wait_for 10 freq_is 3 1800000
+	# Limits lowered under the CPU: the next level brings it down, with
+	# no frequency request from the framework, as under schedutil.
+	policy_write 3 scaling_max_freq 1400000
+	wait_for 10 freq_is 3 1400000
 	trace_off
 	grep -q 'cpu=3 requested=512 resolved=512 path=perf governor=bpf_test_perf' \
 		"$TRACING/trace"

@@ -23,11 +23,12 @@ void BPF_PROG(test_perf_update, struct cpufreq_policy *policy, s32 cpu, u64 time
 	      u32 flags)
 {
 	unsigned long cap = bpf_cpufreq_cpu_capacity(cpu);
+	u32 slot = cpu & (NR_TEST_CPUS - 1);
 
 	if (cpu < 0 || cpu >= NR_TEST_CPUS)
 		return;
-	adjust_ret[cpu] = bpf_cpufreq_adjust_perf(policy, cpu, 0, target_perf, cap);
-	other_cpu_ret[cpu] = bpf_cpufreq_adjust_perf(policy, cpu ^ 1, 0, target_perf, cap);
+	adjust_ret[slot] = bpf_cpufreq_adjust_perf(policy, cpu, 0, target_perf, cap);
+	other_cpu_ret[slot] = bpf_cpufreq_adjust_perf(policy, cpu ^ 1, 0, target_perf, cap);
 }
 
 SEC(".struct_ops.link")
