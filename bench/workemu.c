@@ -131,7 +131,8 @@ static void load_power_csv(struct cpu_model *m, const char *path)
 		exit(1);
 	}
 	while (fscanf(f, "%lu,%lu", &khz, &uw) == 2)
-		add_opp(m, khz, uw, 0);
+		if (khz)
+			add_opp(m, khz, uw, 0);
 	fclose(f);
 	if (!m->nr) {
 		fprintf(stderr, "workemu: no operating points in %s\n", path);
@@ -174,13 +175,15 @@ static void load_energy_model(struct cpu_model *m, int cpu)
 		exit(1);
 	}
 	while ((d = readdir(dir))) {
+		unsigned long perf;
 		char ps[512];
 
 		if (strncmp(d->d_name, "ps:", 3))
 			continue;
 		snprintf(ps, sizeof(ps), "%s/%s", path, d->d_name);
-		add_opp(m, read_ul(ps, "frequency"), read_ul(ps, "power"),
-			read_ul(ps, "performance"));
+		perf = read_ul(ps, "performance");
+		if (perf)
+			add_opp(m, read_ul(ps, "frequency"), read_ul(ps, "power"), perf);
 	}
 	closedir(dir);
 	if (!m->nr) {

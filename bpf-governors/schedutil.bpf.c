@@ -271,9 +271,9 @@ sugov_update_single_freq(struct cpufreq_policy *policy, struct bsg_policy *sg_po
  * A policy of one CPU whose driver takes performance levels: the level
  * goes to the driver, which picks the frequency.
  */
-static void sugov_update_single_perf(struct cpufreq_policy *policy,
-				     struct bsg_policy *sg_policy,
-				     struct bsg_cpu *sg_cpu, s32 cpu, u64 time, u32 flags)
+static __always_inline void
+sugov_update_single_perf(struct cpufreq_policy *policy, struct bsg_policy *sg_policy,
+			 struct bsg_cpu *sg_cpu, s32 cpu, u64 time, u32 flags)
 {
 	unsigned long prev_util = sg_cpu->util;
 	unsigned long max_cap;
@@ -319,8 +319,9 @@ static u32 sugov_next_freq_shared(struct cpufreq_policy *policy,
 	return get_next_freq(policy, sg_policy, util, max_cap);
 }
 
-static void sugov_update_shared(struct cpufreq_policy *policy, struct bsg_policy *sg_policy,
-				struct bsg_cpu *sg_cpu, s32 cpu, u64 time, u32 flags)
+static __always_inline void
+sugov_update_shared(struct cpufreq_policy *policy, struct bsg_policy *sg_policy,
+		    struct bsg_cpu *sg_cpu, s32 cpu, u64 time, u32 flags)
 {
 	sugov_iowait_boost(sg_cpu, time, flags);
 	sg_cpu->last_update = time;

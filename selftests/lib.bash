@@ -85,9 +85,14 @@ requested() {
 	grep -q "cpufreq_bpf_request:.* cpu=$1 .*resolved=$2\b" "$TRACING/trace"
 }
 
-# trace_lacks PATTERN: no line of the trace matches PATTERN.  A function,
-# because bats does not fail a test on a negated command before its last.
-trace_lacks() { ! grep -q "$1" "$TRACING/trace"; }
+# trace_lacks PATTERN: no line of the trace matches PATTERN (and the trace
+# could be read).  A function, because bats does not fail a test on a
+# negated command before its last.
+trace_lacks() {
+	local rc=0
+	grep -q "$1" "$TRACING/trace" || rc=$?
+	[ "$rc" -eq 1 ]
+}
 
 trace_off() {
 	echo 0 > "$TRACING/tracing_on"

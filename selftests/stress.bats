@@ -5,6 +5,9 @@
 load lib
 
 teardown() {
+	[ -n "${FLIPPER:-}" ] && kill "$FLIPPER" "$HOTPLUG" 2>/dev/null
+	echo 1 > /sys/devices/system/cpu/cpu2/online
+	echo 1 > /sys/devices/system/cpu/cpu3/online
 	stop_hogs
 	reset_policies
 	unregister_all
@@ -136,12 +139,13 @@ flip_schedutil_on_policy0() {
 	# whose rebuild_sched_domains() takes it, and the stub did not.  A
 	# rebuild beside a CPU going down oopsed in sched_cpu_deactivate().
 	flip_schedutil_on_policy0 &
-	local flipper=$!
+	FLIPPER=$!
 	cycle_policy2_cpus &
-	local hotplug=$!
+	HOTPLUG=$!
 	sleep 20
-	kill "$flipper" "$hotplug"
-	wait "$flipper" "$hotplug" || true
+	kill "$FLIPPER" "$HOTPLUG"
+	wait "$FLIPPER" "$HOTPLUG" || true
+	FLIPPER=
 	echo 1 > /sys/devices/system/cpu/cpu2/online
 	echo 1 > /sys/devices/system/cpu/cpu3/online
 	set_governor 0 schedutil

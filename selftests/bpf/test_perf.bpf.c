@@ -5,7 +5,7 @@
  *
  * update() asks for target_perf (in .data, out of the CPU's capacity) and
  * records what the kfunc answered for the CPU (adjust_ret, in .bss), and
- * what it answers for a CPU outside the policy (other_cpu_ret: CPU ^ 1).
+ * for CPU ^ 1 (other_cpu_ret), outside a policy of one CPU.
  * Where the policy takes frequencies only, it requests nothing else.
  */
 #include <cpufreq_bpf.h>
