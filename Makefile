@@ -134,26 +134,14 @@ $(BUILD)/kernel-debug/bzImage: FORCE
 
 FORCE:
 
-# bpftool and libbpf from the same tree as the kernel: Debian's are too old
-# for struct_ops links.  bpftool without its JIT disassembler: linked to
-# libLLVM it took 1.9 s to start in the VM (1 s for a map lookup), and the
-# suites start it hundreds of times.
+# bpftool and libbpf from the same tree as the kernel, cached outside the
+# clone like the kernels (kernel-patch/build-tools says why and how).  The
+# kernel's step unpacks that tree; build-tools links build/tools to the
+# cached build, so a warm make check builds neither.
 tools: $(BPFTOOL) $(LIBBPF_A)
 
-BPFTOOL_NO_DISASM := feature-llvm=0 feature-libbfd=0 feature-libbfd-liberty=0 \
-	feature-libbfd-liberty-z=0
-
-$(BPFTOOL): $(BUILD)/kernel/bzImage
-	@mkdir -p $(@D)
-	$(say) TOOLS bpftool
-	$(Q)$(MAKE) -s -C $(KSRC)/tools/bpf/bpftool OUTPUT=$(BUILD)/tools/bpftool/ \
-		CLANG=$(CLANG) LLVM_STRIP=$(LLVM_STRIP) $(BPFTOOL_NO_DISASM) >/dev/null
-
-$(LIBBPF_A): $(BUILD)/kernel/bzImage
-	@mkdir -p $(@D)
-	$(say) TOOLS libbpf
-	$(Q)$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(LIBBPF_DIR)/ BUILD_STATIC_ONLY=1 \
-		DESTDIR=$(LIBBPF_DIR) prefix= install >/dev/null
+$(BPFTOOL) $(LIBBPF_A) &: $(BUILD)/kernel/bzImage
+	$(Q)CLANG=$(CLANG) LLVM_STRIP=$(LLVM_STRIP) kernel-patch/build-tools $(BUILD)/tools
 
 $(VMLINUX_H): $(BUILD)/kernel/bzImage $(BPFTOOL)
 	$(say) GEN vmlinux.h
