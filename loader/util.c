@@ -10,7 +10,7 @@
 #include "loader.h"
 
 static bool verbose_on;
-static char fail_where[300];
+static char fail_where[PATH_MAX + 16];	/* "FILE:LINE" */
 
 void set_verbose(bool on)
 {
