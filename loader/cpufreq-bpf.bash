@@ -48,7 +48,7 @@ _cpufreq_bpf()
 	switch | tune) opts="--policy" ;;
 	status) opts="--json --watch" ;;
 	shadow) opts="--policy --duration --json" ;;
-	boot) opts="--config" ;;
+	boot) opts="--config --check" ;;
 	esac
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$opts --help" -- "$cur"))

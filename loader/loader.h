@@ -35,6 +35,7 @@ int kconfig_preflight(struct bpf_object *obj, const char *name);
 
 /* util.c */
 int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fail_context(const char *where);
 void set_verbose(bool on);
 bool verbose(void);
 int parse_u64(const char *s, __u64 *val);
@@ -171,12 +172,19 @@ struct load_request {
 	struct policy_set policies;	/* to switch; none when mask 0 and !all */
 	char **sets;			/* field=value */
 	int nr_sets;
+	bool check;			/* validate only: nothing registered or written */
+	bool reapply;			/* loaded already: apply sets and policies again */
 };
 
+/*
+ * Each command validates its arguments and targets before it changes
+ * anything; with check true (boot --check) it stops there.
+ */
 int gov_load(const struct load_request *req);
 int gov_unload(const char *name);
-int gov_upgrade(const char *name, const char *path);
-int gov_switch(const char *name, const struct policy_set *set);
+int gov_upgrade(const char *name, const char *path, bool check);
+int gov_switch(const char *name, const struct policy_set *set, bool check);
+int gov_planned_tunables(const char *name, struct layout *layout, __u32 *entries);
 int policies_check(const struct policy_set *set, const struct policy_info *p, int n,
 		   const char *governor, bool bpf);
 
@@ -186,7 +194,7 @@ int tunables_apply(int fd, __u32 entries, const struct layout *layout,
 		   char **assignments, int n, int policy);
 int report_assignment(const struct layout *layout, const char *arg, int err);
 int parse_assignments(const struct layout *layout, char **assign, int n, void *value);
-int gov_tune(const char *name, char **args, int n, int policy);
+int gov_tune(const char *name, char **args, int n, int policy, bool check);
 
 /* status.c */
 int cmd_list(char **paths, int nr_paths);
@@ -194,6 +202,7 @@ int cmd_status(const char *name, bool json, bool watch);
 
 /* config.c: /etc/cpufreq-bpf.conf */
 #define DEFAULT_CONFIG	"/etc/cpufreq-bpf.conf"
+#define CONFIG_LINE_MAX	1023	/* bytes, without the newline */
 int split_words(char *line, char **words, int max);
 int config_run(const char *path, int (*run)(int argc, char **argv));
 

@@ -64,6 +64,7 @@ static const struct option policy_opts[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "duration", required_argument, NULL, 'd' },
+	{ "check", no_argument, NULL, 'k' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -73,7 +74,7 @@ struct cmd_opts {
 	const char *policy_arg;
 	char *sets[64];
 	int nr_sets;
-	bool json, watch, all;
+	bool json, watch, all, check;
 	const char *config;
 	__u64 duration;
 	char **args;		/* positional arguments */
@@ -125,6 +126,7 @@ static int parse_cmd(int argc, char **argv, const char *accepted, struct cmd_opt
 		case 'w': o->watch = true; break;
 		case 'c': o->config = optarg; break;
 		case 'a': o->all = true; break;
+		case 'k': o->check = true; break;
 		case 'd':
 			if (parse_u64(optarg, &o->duration) || !o->duration ||
 			    o->duration > 24 * 3600)
@@ -141,6 +143,14 @@ static int parse_cmd(int argc, char **argv, const char *accepted, struct cmd_opt
 	return EXIT_OK;
 }
 
+/*
+ * While boot runs a config file: whether it only checks the lines, and
+ * that a load finding its governor loaded applies the line again.
+ */
+static struct {
+	bool running, check;
+} boot;
+
 static int cmd_load(int argc, char **argv)
 {
 	struct cmd_opts o;
@@ -152,6 +162,8 @@ static int cmd_load(int argc, char **argv)
 	req.policies = o.policies;
 	req.sets = o.sets;
 	req.nr_sets = o.nr_sets;
+	req.check = boot.check;
+	req.reapply = boot.running;
 	return gov_load(&req);
 }
 
@@ -181,7 +193,7 @@ static int cmd_switch(int argc, char **argv)
 		return EXIT_USAGE;
 	if (!o.policy_arg)
 		o.policies.all = true;
-	return gov_switch(o.args[0], &o.policies);
+	return gov_switch(o.args[0], &o.policies, boot.check);
 }
 
 static int cmd_upgrade(int argc, char **argv)
@@ -190,7 +202,7 @@ static int cmd_upgrade(int argc, char **argv)
 
 	if (parse_cmd(argc, argv, "", &o, 2, 2))
 		return EXIT_USAGE;
-	return gov_upgrade(o.args[0], o.args[1]);
+	return gov_upgrade(o.args[0], o.args[1], boot.check);
 }
 
 /* The one policy id of --policy, or -1 after reporting why not. */
@@ -216,7 +228,7 @@ static int cmd_tune(int argc, char **argv)
 		if (policy < 0)
 			return EXIT_USAGE;
 	}
-	return gov_tune(o.args[0], o.args + 1, o.nr_args - 1, policy);
+	return gov_tune(o.args[0], o.args + 1, o.nr_args - 1, policy, boot.check);
 }
 
 static int cmd_status_args(int argc, char **argv)
@@ -254,11 +266,20 @@ static int run_command(int argc, char **argv);
 
 static int cmd_boot(int argc, char **argv)
 {
+	const char *path;
 	struct cmd_opts o;
+	int ret;
 
-	if (parse_cmd(argc, argv, "c", &o, 0, 0))
+	if (parse_cmd(argc, argv, "ck", &o, 0, 0))
 		return EXIT_USAGE;
-	return config_run(o.config ? o.config : DEFAULT_CONFIG, run_command);
+	path = o.config ? o.config : DEFAULT_CONFIG;
+	boot.running = true;
+	boot.check = o.check;
+	ret = config_run(path, run_command);
+	boot.running = boot.check = false;
+	if (!ret && o.check)
+		printf("%s: every line is valid\n", path);
+	return ret;
 }
 
 static const struct command {
@@ -293,7 +314,9 @@ static const struct command {
 	  "                                        run a loaded governor in shadow of policy N's\n"
 	  "                                        for S seconds (or until Ctrl-C), compare them\n" },
 	{ "boot", cmd_boot,
-	  "boot [--config FILE]                  run the commands of FILE (" DEFAULT_CONFIG ")\n" },
+	  "boot [--config FILE] [--check]        run the commands of FILE (" DEFAULT_CONFIG "),\n"
+	  "                                        a loaded governor's line again; --check:\n"
+	  "                                        only validate each line, change nothing\n" },
 };
 
 static const struct command *find_command(const char *name)

@@ -115,6 +115,17 @@ int tunables_apply(int fd, __u32 entries, const struct layout *layout, char **as
 	return ret;
 }
 
+/* Every field=value parsed, nothing written: what a check asks. */
+static int tunables_check(const struct layout *layout, char **assign, int n)
+{
+	void *value = calloc(1, layout->value_size);
+	int ret = value ? parse_assignments(layout, assign, n, value) :
+			  fail(EXIT_FAIL, "out of memory");
+
+	free(value);
+	return ret;
+}
+
 /* "field=value", with its unit and range after a '#' when @annotate. */
 static void print_field(const struct field *f, const void *value, const char *prefix,
 			bool annotate)
@@ -192,17 +203,22 @@ static int print_tunables(int fd, __u32 entries, const struct layout *layout, ch
 	return ret;
 }
 
-int gov_tune(const char *name, char **args, int n, int policy)
+/*
+ * Reads or writes; a check (@check) reads and writes nothing, and takes the
+ * tunables of a governor an earlier line would have loaded from its object.
+ */
+int gov_tune(const char *name, char **args, int n, int policy, bool check)
 {
 	char gov[GOV_NAME_LEN + 1], *reads[n ? n : 1], *writes[n ? n : 1];
-	int nr_reads = 0, nr_writes = 0, fd, err, ret, i;
+	int nr_reads = 0, nr_writes = 0, fd = -1, err, ret, i;
 	struct layout layout;
 	__u32 entries;
 
 	ret = gov_resolve_loaded(name, gov, sizeof(gov));
 	if (ret)
 		return ret;
-	err = tunables_open(gov, &fd, &layout, &entries);
+	err = check && !gov_pinned(gov) ? gov_planned_tunables(gov, &layout, &entries) :
+					  tunables_open(gov, &fd, &layout, &entries);
 	if (err)
 		return fail(err == -ENOENT ? EXIT_NOTFOUND : EXIT_FAIL,
 			    "%s: no tunables in %s/%s: %s", gov, PIN_ROOT, gov, libbpf_error(err));
@@ -221,10 +237,12 @@ int gov_tune(const char *name, char **args, int n, int policy)
 		ret = fail(EXIT_USAGE, "policy%d is beyond %s's %u tunables entries", policy,
 			   gov, entries);
 	if (!ret && nr_writes)
-		ret = tunables_apply(fd, entries, &layout, writes, nr_writes, policy);
-	if (!ret && (nr_reads || !nr_writes))
+		ret = check ? tunables_check(&layout, writes, nr_writes) :
+			      tunables_apply(fd, entries, &layout, writes, nr_writes, policy);
+	if (!ret && !check && (nr_reads || !nr_writes))
 		ret = print_tunables(fd, entries, &layout, reads, nr_reads, policy);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	layout_free(&layout);
 	return ret;
 }

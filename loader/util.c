@@ -10,6 +10,7 @@
 #include "loader.h"
 
 static bool verbose_on;
+static char fail_where[PATH_MAX + 16];	/* "FILE:LINE" */
 
 void set_verbose(bool on)
 {
@@ -21,12 +22,24 @@ bool verbose(void)
 	return verbose_on;
 }
 
-/* Prints "cpufreq-bpf: <message>" as one line and returns @code. */
+/*
+ * Where the messages of fail() come from until the next call, e.g. a config
+ * file's "FILE:LINE", so that whatever a line's command reports names the
+ * line; NULL for nowhere in particular.
+ */
+void fail_context(const char *where)
+{
+	snprintf(fail_where, sizeof(fail_where), "%s", where ? where : "");
+}
+
+/* Prints "cpufreq-bpf: [<context>: ]<message>" as one line and returns @code. */
 int fail(int code, const char *fmt, ...)
 {
 	va_list ap;
 
 	fputs("cpufreq-bpf: ", stderr);
+	if (fail_where[0])
+		fprintf(stderr, "%s: ", fail_where);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

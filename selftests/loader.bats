@@ -410,3 +410,135 @@ poked() {
 	run cpufreq_bpf boot --config /nonexistent.conf
 	[ "$status" -eq 3 ]
 }
+
+# boot_state: what boot may change: pins, the governors cpufreq offers, each
+# policy's, and the tunables of every pinned governor.
+boot_state() {
+	local g
+	ls -R "$PINS" 2>/dev/null
+	cat "$CPUFREQ/policy0/scaling_available_governors"
+	governor 0
+	governor 2
+	for g in $(ls "$PINS" 2>/dev/null); do
+		cpufreq_bpf tune "$g"
+	done
+}
+
+@test "boot: every error names its line, a command's own too; long lines refused whole" {
+	local conf=$BATS_TEST_TMPDIR/cpufreq-bpf.conf dir=$BATS_TEST_TMPDIR/a#b
+	mkdir "$dir"
+	cp "$BPF_OBJ/schedutil.bpf.o" "$dir/"
+	{
+		echo '# governors at boot'
+		echo 'load nosuchgov'
+		echo 'load interactive --set go_hispeed_load=101'
+		# Split at 1023 bytes, its tail would run as a line of its own.
+		printf '%-1023s%s\n' 'switch performance --policy 0' 'switch performance --policy 2'
+		echo "load $dir/schedutil.bpf.o --policy 2 # a # in a word is no comment"
+	} > "$conf"
+	run cpufreq_bpf boot --config "$conf"
+	[ "$status" -eq 3 ]
+	[[ $output == *"cpufreq-bpf: $conf:2: unknown governor 'nosuchgov'"* ]]
+	[[ $output == *"cpufreq-bpf: $conf:3: 'go_hispeed_load=101': out of range"* ]]
+	[[ $output == *"cpufreq-bpf: $conf:4: line longer than 1023 bytes"* ]]
+	[[ $output == *"loaded bpf_schedutil from $dir/schedutil.bpf.o"* ]]
+	[ "$(governor 0)" = schedutil ]
+	[ "$(governor 2)" = bpf_schedutil ]
+	[ "$(ls "$PINS")" = bpf_schedutil ]
+	# Outside a config file, messages name no line.
+	run cpufreq_bpf load nosuchgov
+	[ "$output" = "cpufreq-bpf: unknown governor 'nosuchgov' (no $BPF_OBJ/nosuchgov.bpf.o)" ]
+}
+
+@test "load: policies are checked before anything is registered" {
+	run cpufreq_bpf load schedutil --policy 0,5
+	[ "$status" -eq 3 ]
+	[ "$output" = "cpufreq-bpf: no cpufreq policy5" ]
+	nothing_left
+}
+
+@test "boot --check: validates every line, reports the bad ones, changes nothing" {
+	local conf=$BATS_TEST_TMPDIR/cpufreq-bpf.conf before
+	cpufreq_bpf load schedutil --policy 0 --set rate_limit_us=3000
+	before=$(boot_state)
+	# Later lines name what earlier ones would load.
+	cat > "$conf" <<-'END'
+	load interactive --policy 2 --set go_hispeed_load=90
+	tune interactive go_hispeed_load=80 --policy 2
+	switch interactive --policy 2
+	load schedutil --policy 0 --set rate_limit_us=2000
+	tune schedutil rate_limit_us=2500
+	upgrade schedutil schedutil.bpf.o
+	switch performance --policy 0
+	END
+	sed -i "s|schedutil.bpf.o|$BPF_OBJ/&|" "$conf"
+	run cpufreq_bpf boot --check --config "$conf"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$conf: every line is valid" ]
+	[ "$(boot_state)" = "$before" ]
+
+	cat > "$conf" <<-'END'
+	load interactive --policy 7
+	load interactive --set nosuch=1
+	load interactive --set go_hispeed_load=90
+	tune interactive go_hispeed_load=101 --policy 2
+	switch nosuchgov
+	tune schedutil rate_limit_us=2500
+	upgrade schedutil /nonexistent.bpf.o
+	load schedutil --policy 0
+	switch interactive --policy 2
+	END
+	run cpufreq_bpf boot --check --config "$conf"
+	[ "$status" -eq 3 ]
+	[ "${#lines[@]}" -eq 5 ]
+	[ "${lines[0]}" = "cpufreq-bpf: $conf:1: no cpufreq policy7" ]
+	[[ ${lines[1]} == "cpufreq-bpf: $conf:2: unknown field 'nosuch'"* ]]
+	[[ ${lines[2]} == "cpufreq-bpf: $conf:4: 'go_hispeed_load=101': out of range"* ]]
+	[[ ${lines[3]} == "cpufreq-bpf: $conf:5: no governor 'nosuchgov' available"* ]]
+	[[ ${lines[4]} == "cpufreq-bpf: $conf:7: /nonexistent.bpf.o: "* ]]
+	[ "$(boot_state)" = "$before" ]
+}
+
+@test "boot: twice in a row is exit 0 and the same state; load alone still refuses" {
+	local conf=$BATS_TEST_TMPDIR/cpufreq-bpf.conf first
+	cat > "$conf" <<-'END'
+	load interactive --policy 2 --set go_hispeed_load=90
+	load schedutil --policy 0 --set rate_limit_us=2000
+	END
+	run cpufreq_bpf boot --config "$conf"
+	[ "$status" -eq 0 ]
+	first=$(boot_state)
+	# What changed since is set again.
+	cpufreq_bpf tune interactive go_hispeed_load=70 >/dev/null
+	set_governor 0 schedutil
+	run cpufreq_bpf boot --config "$conf"
+	[ "$status" -eq 0 ]
+	[[ $output == *"bpf_interactive is loaded already"* ]]
+	[ "$(boot_state)" = "$first" ]
+	[ "$(governor 0)" = bpf_schedutil ]
+	[ "$(tunable bpf_interactive go_hispeed_load 2)" = 90 ]
+	run cpufreq_bpf load interactive
+	[ "$status" -eq 5 ]
+}
+
+@test "boot: after a half-failed boot, unload --all (ExecStopPost=) leaves nothing" {
+	local conf=$BATS_TEST_TMPDIR/cpufreq-bpf.conf
+	cat > "$conf" <<-'END'
+	load interactive --policy 2
+	load nosuchgov
+	END
+	run cpufreq_bpf boot --config "$conf"
+	[ "$status" -eq 3 ]
+	registered bpf_interactive
+	run cpufreq_bpf unload --all
+	[ "$status" -eq 0 ]
+	nothing_left
+	[ "$(governor 2)" = schedutil ]
+	# A restart of the unit: boot again, then a stop.
+	run cpufreq_bpf boot --config "$conf"
+	[ "$status" -eq 3 ]
+	[ "$(governor 2)" = bpf_interactive ]
+	run cpufreq_bpf unload --all
+	[ "$status" -eq 0 ]
+	nothing_left
+}

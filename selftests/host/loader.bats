@@ -63,4 +63,20 @@ completes() {
 	[ "$(completes help tu)" = tune ]
 	[ "$(completes shadow conservative --)" = "$(printf -- '--duration\n--help\n--json\n--policy')" ]
 	[ -z "$(completes unload conservative "")" ]
+	[ "$(completes boot --)" = "$(printf -- '--check\n--config\n--help')" ]
+}
+
+@test "the systemd unit: clean-up after a failed start, verified by systemd" {
+	unit=$BATS_TEST_DIRNAME/../../loader/cpufreq-bpf.service
+	# ExecStop= never runs after a failed start; ExecStopPost= does.
+	grep -qx 'ExecStopPost=@SBINDIR@/cpufreq-bpf unload --all' "$unit"
+	run grep -c '^ExecStop=' "$unit"
+	[ "$output" -eq 0 ]
+	command -v systemd-analyze >/dev/null || skip "no systemd-analyze here"
+	# As make install writes it; an option this systemd lacks is a warning.
+	# The man page is not installed here.
+	sed "s|@SBINDIR@|$(dirname "$LOADER")|g" "$unit" > "$BATS_TEST_TMPDIR/cpufreq-bpf.service"
+	run systemd-analyze verify --man=no "$BATS_TEST_TMPDIR/cpufreq-bpf.service"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 }
