@@ -5,9 +5,6 @@
 
 load lib
 
-LOADER=$TOOLS/cpufreq-bpf
-[ -x "$LOADER" ] || cp "$ROOT/build/loader/cpufreq-bpf" "$LOADER"
-export CPUFREQ_BPF_OBJDIR=$BPF_OBJ
 PINS=/sys/fs/bpf/cpufreq
 
 setup() {
