@@ -285,7 +285,24 @@ int policies_check(const struct policy_set *set, const struct policy_info *p, in
 	return EXIT_OK;
 }
 
-/* Puts the policies of @set on @governor, telling where each came from. */
+/* "policyN: FROM -> TO", or {"policy", "from", "to"} in a JSON array. */
+static void report_move(int policy, const char *from, const char *to)
+{
+	if (!json_on()) {
+		printf("policy%d: %s -> %s\n", policy, from, to);
+		return;
+	}
+	json_object_start();
+	json_field_int("policy", policy);
+	json_field_str("from", from);
+	json_field_str("to", to);
+	json_object_end();
+}
+
+/*
+ * Puts the policies of @set on @governor, telling where each came from;
+ * in JSON, as the elements of a "policies" array.
+ */
 static int switch_policies(const char *governor, const struct policy_set *set)
 {
 	struct policy_info *p;
@@ -294,6 +311,10 @@ static int switch_policies(const char *governor, const struct policy_set *set)
 	if (n < 0)
 		return fail(EXIT_FAIL, "cannot read cpufreq policies: %s", strerror(-n));
 	ret = policies_check(set, p, n, governor, bpf_governor_registered(governor));
+	if (json_on()) {
+		json_key("policies");
+		json_array_start();
+	}
 	for (i = 0; i < n && !ret; i++) {
 		if (!policy_in_set(set, p[i].id))
 			continue;
@@ -302,8 +323,10 @@ static int switch_policies(const char *governor, const struct policy_set *set)
 			ret = fail(EXIT_FAIL, "policy%d: cannot switch to %s: %s", p[i].id,
 				   governor, strerror(-err));
 		else
-			printf("policy%d: %s -> %s\n", p[i].id, p[i].governor, governor);
+			report_move(p[i].id, p[i].governor, governor);
 	}
+	if (json_on())
+		json_array_end();
 	free(p);
 	return ret;
 }
@@ -439,32 +462,55 @@ int gov_load(const struct load_request *req)
 		pin_dir_remove(tmp);
 		return ret;
 	}
-	printf("loaded %s from %s, pinned in %s/%s\n", go.name, go.path, PIN_ROOT, go.name);
-
+	if (json_on()) {
+		json_object_start();
+		json_field_str("loaded", go.name);
+		json_field_str("path", go.path);
+		pin_dir(go.name, tmp, sizeof(tmp));
+		json_field_str("pinned", tmp);
+	} else {
+		printf("loaded %s from %s, pinned in %s/%s\n", go.name, go.path, PIN_ROOT,
+		       go.name);
+	}
 	if (!set_empty(&req->policies)) {
 		ret = switch_policies(go.name, &req->policies);
 		if (ret) {
 			gov_unload(go.name);
 			return ret;
 		}
+	} else if (json_on()) {
+		json_key("policies");
+		json_array_start();
+		json_array_end();
 	}
+	if (json_on())
+		json_object_end();
 	return EXIT_OK;
 }
 
-/* Where each policy that ran @governor before the unload (@before) went. */
+/*
+ * Where each policy that ran @governor before the unload (@before) went;
+ * in JSON, a "policies" array.
+ */
 static void report_returned(const struct policy_info *before, int n, const char *governor)
 {
 	struct policy_info *now;
 	int m = policies_read(CPUFREQ_DIR, &now), i, j = 0;
 
+	if (json_on()) {
+		json_key("policies");
+		json_array_start();
+	}
 	for (i = 0; i < n; i++) {
 		if (strcmp(before[i].governor, governor))
 			continue;
 		while (j < m && now[j].id < before[i].id)
 			j++;
 		if (j < m && now[j].id == before[i].id)
-			printf("policy%d: %s -> %s\n", now[j].id, governor, now[j].governor);
+			report_move(now[j].id, governor, now[j].governor);
 	}
+	if (json_on())
+		json_array_end();
 	free(now);
 }
 
@@ -497,6 +543,11 @@ int gov_unload(const char *name)
 		close(fd);
 	if (err) {
 		ret = fail(EXIT_FAIL, "removing %s: %s", dir, strerror(-err));
+	} else if (json_on()) {
+		json_object_start();
+		json_field_str("unloaded", gov);
+		report_returned(before, n, gov);
+		json_object_end();
 	} else {
 		printf("unloaded %s\n", gov);
 		report_returned(before, n, gov);
@@ -513,11 +564,22 @@ static int resolve_any_governor(const char *name, char *out, size_t len)
 	return fail(EXIT_NOTFOUND, "no governor '%s' available (see: cpufreq-bpf list)", name);
 }
 
+/* In JSON: {"governor", "policies": [{"policy", "from", "to"}...]}. */
 int gov_switch(const char *name, const struct policy_set *set)
 {
 	char gov[GOV_NAME_LEN + 1];
+	int ret = resolve_any_governor(name, gov, sizeof(gov));
 
-	return resolve_any_governor(name, gov, sizeof(gov)) ?: switch_policies(gov, set);
+	if (ret)
+		return ret;
+	if (json_on()) {
+		json_object_start();
+		json_field_str("governor", gov);
+	}
+	ret = switch_policies(gov, set);
+	if (json_on())
+		json_object_end();
+	return ret;
 }
 
 /* New tunables from the loaded governor's, field by field. */
@@ -649,7 +711,16 @@ int gov_upgrade(const char *name, const char *path)
 	}
 	pin_restrict(tmp);
 	replace_pins(dir, &go);
-	printf("upgraded %s in place from %s; %d tunables carried over\n", gov, path, carried);
+	if (json_on()) {
+		json_object_start();
+		json_field_str("upgraded", gov);
+		json_field_str("path", go.path);
+		json_field_int("carried", carried);
+		json_object_end();
+	} else {
+		printf("upgraded %s in place from %s; %d tunables carried over\n", gov, path,
+		       carried);
+	}
 out:
 	gov_object_close(&go);
 	pin_dir_remove(tmp);
