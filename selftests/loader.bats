@@ -497,6 +497,21 @@ json() {
 	[[ $(jq -r .libbpf <<< "$output") == v1.* ]]
 }
 
+@test "-j: shadow, and boot one document a line" {
+	cpufreq_bpf load sched
+	json shadow sched --policy 0 --duration 1
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.governor, .policy, .driving, (.seconds >= 1), (.residency | type)]' \
+	     <<< "$output")" = '["bpf_sched",0,"schedutil",true,"array"]' ]
+	conf=$BATS_TEST_TMPDIR/cpufreq-bpf.conf
+	printf '%s\n' 'load interactive --policy 2' 'switch performance --policy 0' > "$conf"
+	run bash -c '"$0" -j boot --config "$1" 2>/dev/null' "$LOADER" "$conf"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "$(jq -r '.loaded // .governor' <<< "$output" | tr '\n' ' ')" = \
+	  "bpf_interactive performance " ]
+}
+
 @test "-j: an error is one line on stderr, its exit code, nothing on stdout" {
 	json tune nosuch
 	[ "$status" -eq 3 ]
