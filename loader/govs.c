@@ -348,9 +348,24 @@ int policies_check(const struct policy_set *set, const struct policy_info *p, in
 	return EXIT_OK;
 }
 
+/* "policyN: FROM -> TO", or {"policy", "from", "to"} in a JSON array. */
+static void report_move(int policy, const char *from, const char *to)
+{
+	if (!json_on()) {
+		printf("policy%d: %s -> %s\n", policy, from, to);
+		return;
+	}
+	json_object_start();
+	json_field_int("policy", policy);
+	json_field_str("from", from);
+	json_field_str("to", to);
+	json_object_end();
+}
+
 /*
  * Checks @set against the live policies, then, unless @dry, puts them on
- * @governor (@bpf when it is one), telling where each came from.
+ * @governor (@bpf when it is one), telling where each came from; in JSON,
+ * as the elements of a "policies" array.
  */
 static int switch_policies(const char *governor, bool bpf, const struct policy_set *set,
 			   bool dry)
@@ -361,7 +376,15 @@ static int switch_policies(const char *governor, bool bpf, const struct policy_s
 	if (n < 0)
 		return fail(EXIT_FAIL, "cannot read cpufreq policies: %s", strerror(-n));
 	ret = policies_check(set, p, n, governor, bpf);
-	for (i = 0; i < n && !ret && !dry; i++) {
+	if (dry) {
+		free(p);
+		return ret;
+	}
+	if (json_on()) {
+		json_key("policies");
+		json_array_start();
+	}
+	for (i = 0; i < n && !ret; i++) {
 		if (!policy_in_set(set, p[i].id))
 			continue;
 		err = policy_set_governor(p[i].id, governor);
@@ -369,8 +392,10 @@ static int switch_policies(const char *governor, bool bpf, const struct policy_s
 			ret = fail(EXIT_FAIL, "policy%d: cannot switch to %s: %s", p[i].id,
 				   governor, strerror(-err));
 		else
-			printf("policy%d: %s -> %s\n", p[i].id, p[i].governor, governor);
+			report_move(p[i].id, p[i].governor, governor);
 	}
+	if (json_on())
+		json_array_end();
 	free(p);
 	return ret;
 }
@@ -505,26 +530,55 @@ static int load_new(struct gov_object *go, const struct load_request *req, const
 		pin_dir_remove(tmp);
 		return ret;
 	}
-	printf("loaded %s from %s, pinned in %s/%s\n", go->name, go->path, PIN_ROOT, go->name);
+	if (json_on()) {
+		char pinned[256];
 
+		pin_dir(go->name, pinned, sizeof(pinned));
+		json_object_start();
+		json_field_str("loaded", go->name);
+		json_field_str("path", go->path);
+		json_field_str("pinned", pinned);
+	} else {
+		printf("loaded %s from %s, pinned in %s/%s\n", go->name, go->path, PIN_ROOT,
+		       go->name);
+	}
 	if (!set_empty(&req->policies)) {
 		ret = switch_policies(go->name, true, &req->policies, false);
-		if (ret)
+		if (ret) {
 			gov_unload(go->name);
+			return ret;
+		}
+	} else if (json_on()) {
+		json_key("policies");
+		json_array_start();
+		json_array_end();
 	}
-	return ret;
+	if (json_on())
+		json_object_end();
+	return EXIT_OK;
 }
 
-/* A governor loaded already (by boot): its line's tunables and policies again. */
+/*
+ * A governor loaded already (by boot): its line's tunables and policies
+ * again.  In JSON, tune's document, then switch's.
+ */
 static int load_again(const struct gov_object *go, const struct load_request *req)
 {
 	int ret = EXIT_OK;
 
-	printf("%s is loaded already: applying its tunables and policies\n", go->name);
+	if (!json_on())
+		printf("%s is loaded already: applying its tunables and policies\n", go->name);
 	if (req->nr_sets)
 		ret = gov_tune(go->name, req->sets, req->nr_sets, -1, false);
-	if (!ret && !set_empty(&req->policies))
-		ret = switch_policies(go->name, true, &req->policies, false);
+	if (ret || set_empty(&req->policies))
+		return ret;
+	if (json_on()) {
+		json_object_start();
+		json_field_str("governor", go->name);
+	}
+	ret = switch_policies(go->name, true, &req->policies, false);
+	if (json_on())
+		json_object_end();
 	return ret;
 }
 
@@ -551,20 +605,29 @@ int gov_load(const struct load_request *req)
 	return ret;
 }
 
-/* Where each policy that ran @governor before the unload (@before) went. */
+/*
+ * Where each policy that ran @governor before the unload (@before) went;
+ * in JSON, a "policies" array.
+ */
 static void report_returned(const struct policy_info *before, int n, const char *governor)
 {
 	struct policy_info *now;
 	int m = policies_read(CPUFREQ_DIR, &now), i, j = 0;
 
+	if (json_on()) {
+		json_key("policies");
+		json_array_start();
+	}
 	for (i = 0; i < n; i++) {
 		if (strcmp(before[i].governor, governor))
 			continue;
 		while (j < m && now[j].id < before[i].id)
 			j++;
 		if (j < m && now[j].id == before[i].id)
-			printf("policy%d: %s -> %s\n", now[j].id, governor, now[j].governor);
+			report_move(now[j].id, governor, now[j].governor);
 	}
+	if (json_on())
+		json_array_end();
 	free(now);
 }
 
@@ -597,6 +660,11 @@ int gov_unload(const char *name)
 		close(fd);
 	if (err) {
 		ret = fail(EXIT_FAIL, "removing %s: %s", dir, strerror(-err));
+	} else if (json_on()) {
+		json_object_start();
+		json_field_str("unloaded", gov);
+		report_returned(before, n, gov);
+		json_object_end();
 	} else {
 		printf("unloaded %s\n", gov);
 		report_returned(before, n, gov);
@@ -618,13 +686,26 @@ static int resolve_any_governor(const char *name, char *out, size_t len)
 	return fail(EXIT_NOTFOUND, "no governor '%s' available (see: cpufreq-bpf list)", name);
 }
 
+/* In JSON: {"governor", "policies": [{"policy", "from", "to"}...]}. */
 int gov_switch(const char *name, const struct policy_set *set, bool check)
 {
 	char gov[GOV_NAME_LEN + 1];
 	int ret = resolve_any_governor(name, gov, sizeof(gov));
+	bool bpf;
 
-	return ret ?: switch_policies(gov, bpf_governor_registered(gov) || gov_planned(gov), set,
-				      check);
+	if (ret)
+		return ret;
+	bpf = bpf_governor_registered(gov) || gov_planned(gov);
+	if (check)
+		return switch_policies(gov, bpf, set, true);
+	if (json_on()) {
+		json_object_start();
+		json_field_str("governor", gov);
+	}
+	ret = switch_policies(gov, bpf, set, false);
+	if (json_on())
+		json_object_end();
+	return ret;
 }
 
 /* New tunables from the loaded governor's, field by field. */
@@ -756,7 +837,16 @@ int gov_upgrade(const char *name, const char *path, bool check)
 	}
 	pin_restrict(tmp);
 	replace_pins(dir, &go);
-	printf("upgraded %s in place from %s; %d tunables carried over\n", gov, path, carried);
+	if (json_on()) {
+		json_object_start();
+		json_field_str("upgraded", gov);
+		json_field_str("path", go.path);
+		json_field_int("carried", carried);
+		json_object_end();
+	} else {
+		printf("upgraded %s in place from %s; %d tunables carried over\n", gov, path,
+		       carried);
+	}
 out:
 	gov_object_close(&go);
 	pin_dir_remove(tmp);

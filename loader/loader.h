@@ -40,7 +40,26 @@ void set_verbose(bool on);
 bool verbose(void);
 int parse_u64(const char *s, __u64 *val);
 const char *libbpf_error(int err);
-void json_string(FILE *f, const char *s);
+
+/* json.c: the JSON writer of -j and -p; documents go out at json_commit(). */
+void json_init(FILE *out, bool pretty);
+bool json_on(void);
+void json_object_start(void);
+void json_object_end(void);
+void json_array_start(void);
+void json_array_end(void);
+void json_key(const char *key);
+void json_str(const char *s);
+void json_int(long long v);
+void json_uint(unsigned long long v);
+void json_float(double v, int decimals);
+void json_bool(bool v);
+void json_null(void);
+void json_field_str(const char *key, const char *s);
+void json_field_int(const char *key, long long v);
+void json_field_uint(const char *key, unsigned long long v);
+void json_field_bool(const char *key, bool v);
+void json_commit(bool keep);
 
 /*
  * A set of policy ids, as given by --policy LIST|all.  A LIST is shorter
@@ -95,6 +114,8 @@ int field_format(const struct field *f, const void *value, char *buf, size_t len
 int parse_assignment(const struct layout *layout, const char *arg, void *value);
 void layout_carry(const struct layout *from, const void *old_value,
 		  const struct layout *to, void *new_value);
+void field_json_value(const struct field *f, const void *value);
+void field_json(const struct field *f, const void *value, const char *what);
 
 /* sysfs.c: cpufreq policies and the framework's debugfs files. */
 struct policy_info {
@@ -134,7 +155,7 @@ int bpf_governors_list(char names[][GOV_NAME_LEN + 1], int max);
 int last_exit_reason(const char *governor, char *buf, size_t len);
 
 /* shadow.c: a loaded governor in shadow of a policy's, compared. */
-int cmd_shadow(const char *name, int policy, unsigned int duration_s, bool json);
+int cmd_shadow(const char *name, int policy, unsigned int duration_s);
 
 /* bpffs.c: /sys/fs/bpf/cpufreq/<governor>/{link,tunables,...} */
 #define PIN_ROOT	"/sys/fs/bpf/cpufreq"
@@ -194,11 +215,16 @@ int tunables_apply(int fd, __u32 entries, const struct layout *layout,
 		   char **assignments, int n, int policy);
 int report_assignment(const struct layout *layout, const char *arg, int err);
 int parse_assignments(const struct layout *layout, char **assign, int n, void *value);
+void field_print(const struct field *f, const void *value, const char *prefix,
+		 bool annotate);
 int gov_tune(const char *name, char **args, int n, int policy, bool check);
 
 /* status.c */
 int cmd_list(char **paths, int nr_paths);
-int cmd_status(const char *name, bool json, bool watch);
+int cmd_status(const char *name, bool watch);
+
+/* info.c: a governor object described without loading it. */
+int cmd_info(const char *what);
 
 /* config.c: /etc/cpufreq-bpf.conf */
 #define DEFAULT_CONFIG	"/etc/cpufreq-bpf.conf"

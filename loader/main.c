@@ -15,7 +15,7 @@
 #endif
 
 static const char usage_head[] =
-"usage: cpufreq-bpf [-v] COMMAND [ARGS]\n"
+"usage: cpufreq-bpf [-v] [-j|-p] COMMAND [ARGS]\n"
 "       cpufreq-bpf COMMAND --help | help [COMMAND] | version\n"
 "\n";
 
@@ -23,12 +23,14 @@ static const char usage_tail[] =
 "  help [COMMAND]                        every command's synopsis, or one command's\n"
 "  version                               the loader's version and libbpf's\n"
 "\n"
+"-v shows libbpf's messages; -j (--json) prints each command's result as one\n"
+"JSON document, -p (--pretty) indented; errors stay one line on stderr.\n"
 "NAME is a shipped governor: its object's stem (conservative), the name it\n"
 "registers (bpf_conserv) or that name's short form (conserv).  LIST is policy\n"
 "ids: 0,2 or 0-3 or all.\n"
 "Numbers are decimal, or hex after 0x: 010 is ten.\n"
 "Pins live in " PIN_ROOT "/<governor>/.\n"
-"Every command but help and version needs root and a kernel with the\n"
+"Every command but help, version and info needs root and a kernel with the\n"
 "cpufreq-bpf series.\n"
 "\n"
 "exit status: 0 ok, 1 the kernel or system refused, 2 bad usage, field or value,\n"
@@ -122,7 +124,7 @@ static int parse_cmd(int argc, char **argv, const char *accepted, struct cmd_opt
 				return usage("too many --set");
 			o->sets[o->nr_sets++] = optarg;
 			break;
-		case 'j': o->json = true; break;
+		case 'j': o->json = true; break;	/* as -j before the command */
 		case 'w': o->watch = true; break;
 		case 'c': o->config = optarg; break;
 		case 'a': o->all = true; break;
@@ -167,6 +169,7 @@ static int cmd_load(int argc, char **argv)
 	return gov_load(&req);
 }
 
+/* unload --all: in JSON, a list of what unload NAME prints. */
 static int cmd_unload(int argc, char **argv)
 {
 	char names[MAX_POLICIES][GOV_NAME_LEN + 1];
@@ -180,8 +183,12 @@ static int cmd_unload(int argc, char **argv)
 	if (!o.all)
 		return gov_unload(o.args[0]);
 	n = pinned_governors(names, MAX_POLICIES);
+	if (json_on())
+		json_array_start();
 	for (i = 0; i < n; i++)
 		ret = gov_unload(names[i]) ?: ret;
+	if (json_on())
+		json_array_end();
 	return ret;
 }
 
@@ -237,7 +244,9 @@ static int cmd_status_args(int argc, char **argv)
 
 	if (parse_cmd(argc, argv, "jw", &o, 0, 1))
 		return EXIT_USAGE;
-	return cmd_status(o.nr_args ? o.args[0] : NULL, o.json, o.watch);
+	if (o.json && !json_on())
+		json_init(stdout, false);
+	return cmd_status(o.nr_args ? o.args[0] : NULL, o.watch);
 }
 
 static int cmd_list_args(int argc, char **argv)
@@ -259,7 +268,18 @@ static int cmd_shadow_args(int argc, char **argv)
 	policy = one_policy(&o, "shadow");
 	if (policy < 0)
 		return EXIT_USAGE;
-	return cmd_shadow(o.args[0], policy, o.duration, o.json);
+	if (o.json && !json_on())
+		json_init(stdout, false);
+	return cmd_shadow(o.args[0], policy, o.duration);
+}
+
+static int cmd_info_args(int argc, char **argv)
+{
+	struct cmd_opts o;
+
+	if (parse_cmd(argc, argv, "", &o, 1, 1))
+		return EXIT_USAGE;
+	return cmd_info(o.args[0]);
 }
 
 static int run_command(int argc, char **argv);
@@ -313,6 +333,10 @@ static const struct command {
 	  "shadow NAME --policy N [--duration S] [--json]\n"
 	  "                                        run a loaded governor in shadow of policy N's\n"
 	  "                                        for S seconds (or until Ctrl-C), compare them\n" },
+	{ "info", cmd_info_args,
+	  "info NAME|PATH                        a governor object's name, ops, flags and\n"
+	  "                                        tunables with units, ranges and defaults,\n"
+	  "                                        without loading it\n" },
 	{ "boot", cmd_boot,
 	  "boot [--config FILE] [--check]        run the commands of FILE (" DEFAULT_CONFIG "),\n"
 	  "                                        a loaded governor's line again; --check:\n"
@@ -329,13 +353,20 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/*
+ * Runs one command; under -j its JSON document goes out when it succeeds,
+ * and is dropped when it fails midway, its error being on stderr.
+ */
 static int run_command(int argc, char **argv)
 {
 	const struct command *cmd = find_command(argv[0]);
+	int ret;
 
 	if (!cmd)
 		return usage("unknown command '%s'", argv[0]);
-	return cmd->fn(argc, argv);
+	ret = cmd->fn(argc, argv);
+	json_commit(ret == EXIT_OK);
+	return ret;
 }
 
 /* help [COMMAND]: every command's lines, or one command's. */
@@ -358,10 +389,19 @@ static int cmd_help(const char *name)
 	return EXIT_OK;
 }
 
+/* In JSON: {"version", "libbpf"}. */
 static int cmd_version(void)
 {
-	printf("cpufreq-bpf %s\nusing libbpf %s\n", CPUFREQ_BPF_VERSION,
-	       libbpf_version_string());
+	if (!json_on()) {
+		printf("cpufreq-bpf %s\nusing libbpf %s\n", CPUFREQ_BPF_VERSION,
+		       libbpf_version_string());
+		return EXIT_OK;
+	}
+	json_object_start();
+	json_field_str("version", CPUFREQ_BPF_VERSION);
+	json_field_str("libbpf", libbpf_version_string());
+	json_object_end();
+	json_commit(true);
 	return EXIT_OK;
 }
 
@@ -376,18 +416,30 @@ static bool asks_help(int argc, char **argv)
 	return false;
 }
 
+static bool is_option(const char *arg, const char *short_name, const char *long_name)
+{
+	return !strcmp(arg, short_name) || !strcmp(arg, long_name);
+}
+
 int main(int argc, char **argv)
 {
+	bool pretty = false;
 	int i = 1, ret;
 
+	/* The global options, before the command, as bpftool takes them. */
 	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+		if (is_option(argv[i], "-h", "--help"))
 			return cmd_help(NULL);
-		if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version"))
+		if (is_option(argv[i], "-V", "--version"))
 			return cmd_version();
-		if (strcmp(argv[i], "-v") && strcmp(argv[i], "--verbose"))
+		if (is_option(argv[i], "-v", "--verbose")) {
+			set_verbose(true);
+			continue;
+		}
+		if (!is_option(argv[i], "-j", "--json") && !is_option(argv[i], "-p", "--pretty"))
 			return usage("unknown option '%s'", argv[i]);
-		set_verbose(true);
+		pretty = pretty || is_option(argv[i], "-p", "--pretty");
+		json_init(stdout, pretty);
 	}
 	if (i == argc)
 		return usage("no command");
@@ -405,9 +457,12 @@ int main(int argc, char **argv)
 		return usage("unknown command '%s'", argv[i]);
 	if (asks_help(argc - i, argv + i))
 		return cmd_help(argv[i]);
+	libbpf_set_print(libbpf_print);
+	/* info only reads an object file: neither root nor the series. */
+	if (!strcmp(argv[i], "info"))
+		return run_command(argc - i, argv + i);
 	if (geteuid() != 0)
 		return fail(EXIT_PERM, "%s needs root: run it as root (or with sudo)", argv[i]);
-	libbpf_set_print(libbpf_print);
 	ret = preflight();
 	return ret ?: run_command(argc - i, argv + i);
 }

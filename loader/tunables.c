@@ -381,3 +381,52 @@ void layout_carry(const struct layout *from, const void *old_value,
 			elem_store(nf, new_value, j, elem_load(of, old_value, j));
 	}
 }
+
+/*
+ * @f's value in @value as JSON: a number, an array of numbers (every
+ * element), or for a freq list the text tune takes ("85 1500000:95").
+ */
+void field_json_value(const struct field *f, const void *value)
+{
+	char buf[1024];
+	__u32 i;
+
+	if (f->format == FIELD_FREQ_LIST) {
+		json_str(field_format(f, value, buf, sizeof(buf)) ? "?" : buf);
+		return;
+	}
+	if (f->format == FIELD_ARRAY)
+		json_array_start();
+	for (i = 0; i < f->nelems; i++) {
+		if (f->is_signed)
+			json_int(elem_load(f, value, i));
+		else
+			json_uint(elem_load(f, value, i));
+	}
+	if (f->format == FIELD_ARRAY)
+		json_array_end();
+}
+
+/* "NAME": {"<@what>": value, "unit": "us"|null, "range": {"min", "max"}|null}. */
+void field_json(const struct field *f, const void *value, const char *what)
+{
+	json_key(f->name);
+	json_object_start();
+	json_key(what);
+	field_json_value(f, value);
+	json_key("unit");
+	if (f->unit[0])
+		json_str(f->unit);
+	else
+		json_null();
+	json_key("range");
+	if (f->has_range) {
+		json_object_start();
+		json_field_int("min", f->min);
+		json_field_int("max", f->max);
+		json_object_end();
+	} else {
+		json_null();
+	}
+	json_object_end();
+}

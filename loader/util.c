@@ -78,28 +78,6 @@ const char *libbpf_error(int err)
 	return buf;
 }
 
-/*
- * @s as a JSON string.  Names are ASCII, but a governor's exit reason is
- * whatever bytes its program passed: control characters and every byte
- * outside ASCII are escaped (\u00XX, the byte's value), so that the output
- * stays valid JSON whatever the bytes.
- */
-void json_string(FILE *f, const char *s)
-{
-	const unsigned char *c;
-
-	fputc('"', f);
-	for (c = (const unsigned char *)s; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			fprintf(f, "\\%c", *c);
-		else if (*c < ' ' || *c >= 0x7f)
-			fprintf(f, "\\u%04x", *c);
-		else
-			fputc(*c, f);
-	}
-	fputc('"', f);
-}
-
 /* Ids are CPU numbers, which the kernel keeps in an int. */
 static int parse_policy_id(const char *s, int *id)
 {

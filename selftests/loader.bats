@@ -78,7 +78,7 @@ le32() {
 		[ "$status" -eq 4 ]
 		[[ $output == *"needs root"* ]]
 	done
-	for cmd in help "help tune" "tune --help" version; do
+	for cmd in help "help tune" "tune --help" version "info schedutil" "-j info interactive"; do
 		run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" $cmd
 		[ "$status" -eq 0 ]
 	done
@@ -538,4 +538,146 @@ boot_state() {
 	run cpufreq_bpf unload --all
 	[ "$status" -eq 0 ]
 	nothing_left
+
+# json ARGS...: the loader's stdout under -j, which must be one JSON
+# document; $status and $output as run's.
+json() {
+	run bash -c '"$0" -j "$@" 2>/dev/null' "$LOADER" "$@"
+	[ -z "$output" ] || jq -e . <<< "$output" >/dev/null
+}
+
+@test "-j: load, switch, list, status, tune, upgrade, unload as documented" {
+	json load schedutil --policy 0
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$(jq -r .loaded <<< "$output")" = bpf_schedutil ]
+	[ "$(jq -r .pinned <<< "$output")" = "$PINS/bpf_schedutil" ]
+	[[ $(jq -r .path <<< "$output") == */schedutil.bpf.o ]]
+	[ "$(jq -c .policies <<< "$output")" = \
+	  '[{"policy":0,"from":"schedutil","to":"bpf_schedutil"}]' ]
+	json switch bpf_schedutil --policy 2
+	[ "$status" -eq 0 ]
+	[ "$(jq -c . <<< "$output")" = \
+	  '{"governor":"bpf_schedutil","policies":[{"policy":2,"from":"schedutil","to":"bpf_schedutil"}]}' ]
+
+	json list
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .objdir <<< "$output")" = "$BPF_OBJ" ]
+	[ "$(jq -r '.available[] | select(.stem == "schedutil") | .name' <<< "$output")" = bpf_schedutil ]
+	[ "$(jq -r '.available[] | select(.stem == "schedutil") | .given' <<< "$output")" = false ]
+	[ "$(jq -r '.loaded[] | select(.name == "bpf_schedutil") | .kind' <<< "$output")" = loaded ]
+	[ "$(jq -r '.loaded[] | select(.name == "performance") | .kind' <<< "$output")" = in-kernel ]
+	[ "$(jq -c '.policies[0]' <<< "$output")" = '{"policy":0,"cpus":"0,1","governor":"bpf_schedutil"}' ]
+
+	json status
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.policies | length' <<< "$output")" = 2 ]
+	[ "$(jq -r '.policies[1] | .policy, .governor, (.cur_khz > 0), has("bpf")' <<< "$output" |
+	     tr '\n' ' ')" = "2 bpf_schedutil true true " ]
+	[ "$(jq -r '.governors[0] | .name, .state, .pinned' <<< "$output" | tr '\n' ' ')" = \
+	  "bpf_schedutil enabled true " ]
+
+	json tune schedutil rate_limit_us=2000 --policy 2
+	[ "$status" -eq 0 ]
+	[ "$(jq -c . <<< "$output")" = \
+	  '{"governor":"bpf_schedutil","written":{"policy":2,"fields":{"rate_limit_us":{"value":2000,"unit":"us","range":{"min":1,"max":10000000}}}}}' ]
+	json tune schedutil
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.tunables[] | [.policy, .fields.rate_limit_us.value]]' <<< "$output")" = \
+	  '[[0,0],[2,2000]]' ]
+	json tune schedutil rate_limit_us --policy 2
+	[ "$(jq -c .tunables <<< "$output")" = \
+	  '[{"policy":2,"fields":{"rate_limit_us":{"value":2000,"unit":"us","range":{"min":1,"max":10000000}}}}]' ]
+
+	json upgrade schedutil "$BPF_OBJ/schedutil.bpf.o"
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.upgraded, .carried]' <<< "$output")" = '["bpf_schedutil",1]' ]
+
+	json unload schedutil
+	[ "$status" -eq 0 ]
+	[ "$(jq -c . <<< "$output")" = \
+	  '{"unloaded":"bpf_schedutil","policies":[{"policy":0,"from":"bpf_schedutil","to":"schedutil"},{"policy":2,"from":"bpf_schedutil","to":"schedutil"}]}' ]
+	nothing_left
+}
+
+@test "-j: tune of arrays and freq lists, unload --all as a list, -p indented" {
+	cpufreq_bpf load interactive --set "target_loads=80 1200000:95"
+	cpufreq_bpf load sched
+	json tune interactive target_loads timer_rate --policy 0
+	[ "$(jq -c '.tunables[0].fields | [.target_loads.value, .timer_rate.value]' <<< "$output")" = \
+	  '["80 1200000:95",0]' ]
+	run cpufreq_bpf -p tune interactive timer_rate --policy 0
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "{" ]
+	[ "${lines[1]}" = '  "governor": "bpf_interactive",' ]
+	[ "${lines[2]}" = '  "tunables": [' ]
+	[ "$(jq -r '.tunables[0].fields.timer_rate.unit' <<< "$output")" = us ]
+	run cpufreq_bpf -p status
+	[ "${lines[0]}" = "{" ]
+	[ "${lines[1]}" = '  "policies": [' ]
+	# The per-command --json of status is -j's.
+	[ "$(cpufreq_bpf status --json | jq -c .governors)" = "$(cpufreq_bpf -j status | jq -c .governors)" ]
+	json unload --all
+	[ "$status" -eq 0 ]
+	[ "$(jq -r 'map(.unloaded) | sort | join(" ")' <<< "$output")" = "bpf_interactive bpf_sched" ]
+	nothing_left
+	json version
+	[[ $(jq -r .libbpf <<< "$output") == v1.* ]]
+}
+
+@test "-j: shadow, and boot one document a line" {
+	cpufreq_bpf load sched
+	json shadow sched --policy 0 --duration 1
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.governor, .policy, .driving, (.seconds >= 1), (.residency | type)]' \
+	     <<< "$output")" = '["bpf_sched",0,"schedutil",true,"array"]' ]
+	conf=$BATS_TEST_TMPDIR/cpufreq-bpf.conf
+	printf '%s\n' 'load interactive --policy 2' 'switch performance --policy 0' > "$conf"
+	run bash -c '"$0" -j boot --config "$1" 2>/dev/null' "$LOADER" "$conf"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "$(jq -r '.loaded // .governor' <<< "$output" | tr '\n' ' ')" = \
+	  "bpf_interactive performance " ]
+}
+
+@test "-j: an error is one line on stderr, its exit code, nothing on stdout" {
+	json tune nosuch
+	[ "$status" -eq 3 ]
+	[ -z "$output" ]
+	json load interactive --set go_hispeed_load=101
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	run cpufreq_bpf -j load interactive --set go_hispeed_load=101
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"out of range"* ]]
+	# A load whose switch fails is undone, and says nothing on stdout.
+	json load interactive --policy 5
+	[ "$status" -eq 3 ]
+	[ -z "$output" ]
+	nothing_left
+}
+
+@test "info: every shipped governor, unprivileged, shows the defaults tune reads after a load" {
+	local obj stem info tuned
+	for obj in "$BPF_OBJ"/*.bpf.o; do
+		stem=$(basename "$obj" .bpf.o)
+		run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" -j info "$stem"
+		[ "$status" -eq 0 ] || { echo "$stem: $output"; false; }
+		info=$output
+		[ "$(jq -r .path <<< "$info")" = "$obj" ]
+		run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" info "$obj"
+		[ "$status" -eq 0 ]
+		[ "${lines[0]}" = "name: $(jq -r .name <<< "$info")" ]
+		[ "$(jq -r '.ops | length > 0' <<< "$info")" = true ]
+		cpufreq_bpf load "$stem" >/dev/null
+		json tune "$stem" --policy 2
+		tuned=$output
+		[ "$(jq -c '.tunables.fields | map_values({value: .default, unit, range})' <<< "$info")" = \
+		  "$(jq -c '.tunables[0].fields' <<< "$tuned")" ] || { echo "$stem: $info $tuned"; false; }
+		cpufreq_bpf unload "$stem" >/dev/null
+	done
+	nothing_left
+	# bpf_schedutil declares EAS, and only it among the shipped.
+	[ "$("$LOADER" -j info schedutil | jq -c '[.eas, .flags]')" = '[true,["eas"]]' ]
+	[ "$("$LOADER" -j info interactive | jq -c '[.eas, .flags]')" = '[false,[]]' ]
 }
