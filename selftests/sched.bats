@@ -5,7 +5,7 @@
 # vcpufreq.reported_latency_ns (500 ns as CPPC and HWP parts report, or
 # 4294967295, CPUFREQ_ETERNAL, from a driver that does not know) and
 # vcpufreq.freq_invariance=0; each test checks the boot it needs.  On
-# policy0 (CPUs 0-1, 400-2000 MHz, fast switching), the suite on CPUs 2-3.
+# policy0 (CPUs 0-1, fast switching), the suite on CPUs 2-3.
 
 load lib
 load governors_lib
@@ -69,6 +69,7 @@ hog_gap_us() {
 	gov_load sched
 	set_governor 0 bpf_sched
 	# Half of every 8 ms busy: utilization about 512 whatever the frequency.
+	# On the default table (400, 800, 1200, 1600, 2000 MHz):
 	# Relative to the current frequency that asks for 0.625 of it: down to
 	# 800 MHz, where 500 MHz resolves back to 800.  Relative to the top (the
 	# fault), for 1250 MHz: 1.6 GHz.
