@@ -538,6 +538,7 @@ boot_state() {
 	run cpufreq_bpf unload --all
 	[ "$status" -eq 0 ]
 	nothing_left
+}
 
 # json ARGS...: the loader's stdout under -j, which must be one JSON
 # document; $status and $output as run's.
