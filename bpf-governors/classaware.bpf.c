@@ -48,24 +48,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Tunables, per policy. */
-struct classaware_tunables {
-	/* Minimum time between two changes that CFS alone asks for. */
-	u32 rate_limit_us __tunable_range(1, 10000000) __tunable_unit("us");
-	/* The highest level a latency-sensitive task's jump holds; 0 is the max. */
-	u32 hispeed_freq __tunable_range(1, 10000000) __tunable_unit("kHz");
-	/* How long that jump holds before utilization decides again. */
-	u32 boost_hold_us __tunable_range(1, 10000000) __tunable_unit("us");
-	/* Margin of the DL floor over the reserved bandwidth. */
-	u32 dl_margin_pct __tunable_range(1, 100) __tunable_unit("%");
-	/* Deferred path: RT utilization under which the RT tasks are gone. */
-	u32 rt_presence_util __tunable_range(1, 1024);
-	/* Nice level from which a task is background work. */
-	u32 background_nice __tunable_range(1, 19);
-	/* Background work climbs one operating point per this time. */
-	u32 background_step_us __tunable_range(1000, 10000000) __tunable_unit("us");
-};
-
 #define DEFAULT_BOOST_HOLD_US		40000
 #define DEFAULT_DL_MARGIN_PCT		10
 #define DEFAULT_RT_PRESENCE_UTIL	16
@@ -73,6 +55,29 @@ struct classaware_tunables {
 #define DEFAULT_BACKGROUND_STEP_US	20000
 #define TIME_MAX_US			10000000U	/* bounds of the time tunables */
 #define RECHECK_US			(5 * TICK_USEC)
+
+/* Tunables, per policy. */
+struct classaware_tunables {
+	/* Minimum time between two changes that CFS alone asks for. */
+	u32 rate_limit_us __tunable_range(1, 10000000) __tunable_unit("us")
+		__tunable_default_is("the driver's transition delay");
+	/* The highest level a latency-sensitive task's jump holds; 0 is the max. */
+	u32 hispeed_freq __tunable_range(1, 10000000) __tunable_unit("kHz")
+		__tunable_default_is("the CPU's top frequency");
+	/* How long that jump holds before utilization decides again. */
+	u32 boost_hold_us __tunable_range(1, 10000000) __tunable_unit("us")
+		__tunable_default(DEFAULT_BOOST_HOLD_US);
+	/* Margin of the DL floor over the reserved bandwidth. */
+	u32 dl_margin_pct __tunable_range(1, 100) __tunable_unit("%")
+		__tunable_default(DEFAULT_DL_MARGIN_PCT);
+	/* Deferred path: RT utilization under which the RT tasks are gone. */
+	u32 rt_presence_util __tunable_range(1, 1024) __tunable_default(DEFAULT_RT_PRESENCE_UTIL);
+	/* Nice level from which a task is background work. */
+	u32 background_nice __tunable_range(1, 19) __tunable_default(DEFAULT_BACKGROUND_NICE);
+	/* Background work climbs one operating point per this time. */
+	u32 background_step_us __tunable_range(1000, 10000000) __tunable_unit("us")
+		__tunable_default(DEFAULT_BACKGROUND_STEP_US);
+};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

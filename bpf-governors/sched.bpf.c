@@ -26,20 +26,22 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Tunables, per policy (the seed had none; its constants are tunable here). */
-struct sched_tunables {
-	/* Minimum time between frequency changes. */
-	u32 throttle_us __tunable_range(1, 10000000) __tunable_unit("us");
-	/* Requested capacity per unit of utilization, in 1024ths. */
-	u32 capacity_margin __tunable_range(1024, 4096);
-};
-
 #define THROTTLE_US_DEFAULT	50000	/* when the driver gives no latency */
 #define THROTTLE_US_MAX		10000000
 /* A driver's "latency unknown" (CPUFREQ_ETERNAL, -1 in cpuinfo's u32). */
 #define LATENCY_UNKNOWN		0xffffffffU
 /* The series' capacity_margin: 25% headroom, the tipping point at 80%. */
 #define CAPACITY_MARGIN_DEFAULT	1280
+
+/* Tunables, per policy (the seed had none; its constants are tunable here). */
+struct sched_tunables {
+	/* Minimum time between frequency changes. */
+	u32 throttle_us __tunable_range(1, 10000000) __tunable_unit("us")
+		__tunable_default_is("the driver's transition latency, "
+				      __tunable_xstr(THROTTLE_US_DEFAULT) " us without one");
+	/* Requested capacity per unit of utilization, in 1024ths. */
+	u32 capacity_margin __tunable_range(1024, 4096) __tunable_default(CAPACITY_MARGIN_DEFAULT);
+};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

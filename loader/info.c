@@ -87,7 +87,10 @@ static void flags_print(__u32 flags)
 		printf("%s\n", flags ? "" : " none");
 }
 
-/* The tunables, each with what an entry holds after a load without --set. */
+/*
+ * The tunables, each with its default: what the object's tag says 0 stands
+ * for, else what an entry holds after a load without --set.
+ */
 static int tunables_print(const struct gov_object *go)
 {
 	__u32 entries = bpf_map__max_entries(go->tunables);

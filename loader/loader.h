@@ -97,6 +97,10 @@ struct field {
 	bool has_range;
 	__s64 min, max;
 	char unit[16];
+	/* What 0 stands for, from the object's default tag, when it has one. */
+	bool has_default;	/* default_value holds it */
+	__s64 default_value;
+	char default_text[128];	/* or this says it, when not a number */
 };
 
 struct layout {
@@ -116,6 +120,7 @@ void layout_carry(const struct layout *from, const void *old_value,
 		  const struct layout *to, void *new_value);
 void field_json_value(const struct field *f, const void *value);
 void field_json(const struct field *f, const void *value, const char *what);
+int field_default_format(const struct field *f, char *buf, size_t len);
 
 /* sysfs.c: cpufreq policies and the framework's debugfs files. */
 struct policy_info {

@@ -126,18 +126,24 @@ static int tunables_check(const struct layout *layout, char **assign, int n)
 	return ret;
 }
 
-/* "field=value", with its unit and range after a '#' when @annotate. */
+/* "field=value", with its unit, range and what 0 stands for after a '#' when @annotate. */
 void field_print(const struct field *f, const void *value, const char *prefix, bool annotate)
 {
-	char buf[512];
+	char buf[512], def[160];
 
 	if (field_format(f, value, buf, sizeof(buf)))
 		snprintf(buf, sizeof(buf), "?");
 	printf("%s%s=%s", prefix, f->name, buf);
-	if (annotate && (f->unit[0] || f->has_range)) {
-		printf("\t# %s%s", f->unit, f->unit[0] && f->has_range ? ", " : "");
+	/* "0 = 40000 us" when the object says what its default is. */
+	if (field_default_format(f, def, sizeof(def)))
+		snprintf(def, sizeof(def), "%s", f->has_range ? "default" : "");
+	if (annotate && (f->unit[0] || f->has_range || def[0])) {
+		printf("\t# %s%s", f->unit, f->unit[0] && (f->has_range || def[0]) ? ", " : "");
 		if (f->has_range)
-			printf("%lld..%lld, 0 = default", (long long)f->min, (long long)f->max);
+			printf("%lld..%lld%s", (long long)f->min, (long long)f->max,
+			       def[0] ? ", " : "");
+		if (def[0])
+			printf("0 = %s", def);
 	}
 	putchar('\n');
 }

@@ -658,7 +658,7 @@ json() {
 	nothing_left
 }
 
-@test "info: every shipped governor, unprivileged, shows the defaults tune reads after a load" {
+@test "info: every shipped governor, unprivileged, shows each field's default, 0 in tune after a load" {
 	local obj stem info tuned
 	for obj in "$BPF_OBJ"/*.bpf.o; do
 		stem=$(basename "$obj" .bpf.o)
@@ -670,14 +670,33 @@ json() {
 		[ "$status" -eq 0 ]
 		[ "${lines[0]}" = "name: $(jq -r .name <<< "$info")" ]
 		[ "$(jq -r '.ops | length > 0' <<< "$info")" = true ]
+		# Every field says what its 0 stands for: a number or words.
+		[ "$(jq -r '[.tunables.fields[].default | type] - ["number", "string"]
+			    | length' <<< "$info")" = 0 ] || { echo "$stem: $info"; false; }
+		[ "$(grep -c '=0	# .*0 = ' <<< "$output")" = \
+		  "$(jq -r '.tunables.fields | length' <<< "$info")" ]
+		# The object's 0 is what the map holds after a load, with the same unit and range.
 		cpufreq_bpf load "$stem" >/dev/null
 		json tune "$stem" --policy 2
 		tuned=$output
-		[ "$(jq -c '.tunables.fields | map_values({value: .default, unit, range})' <<< "$info")" = \
-		  "$(jq -c '.tunables[0].fields' <<< "$tuned")" ] || { echo "$stem: $info $tuned"; false; }
+		[ "$(jq -c '.tunables.fields | map_values({value: 0, unit, range})' <<< "$info")" = \
+		  "$(jq -c '.tunables[0].fields | map_values({value: (.value | if type == "array"
+			then max elif type == "string" then tonumber else . end), unit, range})' \
+		     <<< "$tuned")" ] || { echo "$stem: $info $tuned"; false; }
 		cpufreq_bpf unload "$stem" >/dev/null
 	done
 	nothing_left
+	# The defaults the code applies, numbers from the governors' #defines.
+	[ "$("$LOADER" -j info classaware | jq -c '.tunables.fields | [.boost_hold_us.default,
+	     .background_step_us.default, .hispeed_freq.default]')" = \
+	  '[40000,20000,"the CPU'"'"'s top frequency"]' ]
+	[ "$("$LOADER" -j info interactive | jq -c '.tunables.fields | [.timer_slack.default,
+	     .target_loads.default, .io_is_busy.default]')" = '[80000,90,0]' ]
+	[ "$("$LOADER" -j info schedutil | jq -r .tunables.fields.rate_limit_us.default)" = \
+	  "the driver's transition delay" ]
+	run "$LOADER" info ondemand
+	[ "$status" -eq 0 ]
+	[[ $output == *"up_threshold=0	# %, 1..100, 0 = 95 %"* ]]
 	# bpf_schedutil declares EAS, and only it among the shipped.
 	[ "$("$LOADER" -j info schedutil | jq -c '[.eas, .flags]')" = '[true,["eas"]]' ]
 	[ "$("$LOADER" -j info interactive | jq -c '[.eas, .flags]')" = '[false,[]]' ]

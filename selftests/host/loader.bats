@@ -107,7 +107,7 @@ completes() {
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "name: bpf_schedutil" ]
 	[[ $output == *"flags: eas"* ]]
-	[[ $output == *"rate_limit_us=0"*"# us, 1..10000000, 0 = default"* ]]
+	[[ $output == *"rate_limit_us=0"*"# us, 1..10000000, 0 = the driver's transition delay"* ]]
 	run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" -j info conserv
 	[ "$status" -eq 0 ]
 	[ "$(jq -r .name <<< "$output")" = bpf_conserv ]
@@ -117,7 +117,10 @@ completes() {
 	[ "$(jq -r .tunables.type <<< "$output")" = conservative_tunables ]
 	[ "$(jq -r .tunables.per_policy <<< "$output")" = true ]
 	[ "$(jq -c .tunables.fields.up_threshold <<< "$output")" = \
-	  '{"default":0,"unit":"%","range":{"min":1,"max":100}}' ]
+	  '{"default":80,"unit":"%","range":{"min":1,"max":100}}' ]
+	# A default the hardware decides is a string, the tag's words.
+	[ "$(jq -c .tunables.fields.sampling_rate.default <<< "$output")" = \
+	  '"max(2 ticks, the driver'"'"'s transition delay)"' ]
 	run "$LOADER" info nosuch
 	[ "$status" -eq 3 ]
 	[ "${#lines[@]}" -eq 1 ]
