@@ -16,11 +16,36 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
+#include <bpf/bpf.h>
 #include <unistd.h>
 #include "loader.h"
 
 #define TMP_PREFIX	"_tmp-"
+
+/*
+ * Mounts bpffs on BPFFS_DIR where it is not mounted yet, as bpftool does
+ * before it pins: pins elsewhere would be lost with the process, and
+ * without bpffs there are none to read.  0, or -errno from statfs() or
+ * mount().
+ */
+int bpffs_mount(void)
+{
+	struct statfs st;
+
+	if (statfs(BPFFS_DIR, &st))
+		return -errno;
+	if (st.f_type == BPF_FS_MAGIC)
+		return 0;
+	if (mount("bpf", BPFFS_DIR, "bpf", 0, "mode=0700"))
+		return -errno;
+	if (verbose())
+		fprintf(stderr, "cpufreq-bpf: mounted bpffs on %s\n", BPFFS_DIR);
+	return 0;
+}
 
 int pin_dir(const char *governor, char *buf, size_t len)
 {
@@ -37,6 +62,28 @@ bool gov_pinned(const char *governor)
 		return false;
 	snprintf(link, sizeof(link), "%s/link", dir);
 	return !access(link, F_OK);
+}
+
+/*
+ * The governor's pinned link is a struct_ops link: what registered it, as
+ * the kernel reports it.  False where the pin cannot be read (not root).
+ */
+bool gov_link_struct_ops(const char *governor)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	char dir[256], link[300];
+	int fd, err;
+
+	if (pin_dir(governor, dir, sizeof(dir)))
+		return false;
+	snprintf(link, sizeof(link), "%s/link", dir);
+	fd = bpf_obj_get(link);
+	if (fd < 0)
+		return false;
+	err = bpf_link_get_info_by_fd(fd, &info, &len);
+	close(fd);
+	return !err && info.type == BPF_LINK_TYPE_STRUCT_OPS;
 }
 
 /*

@@ -424,7 +424,7 @@ int gov_load(const struct load_request *req)
 	err = pin_tmp_create(tmp);
 	if (err) {
 		gov_object_close(&go);
-		return fail(EXIT_FAIL, "%s: %s (is bpffs mounted?)", tmp, strerror(-err));
+		return fail(EXIT_FAIL, "%s: %s", tmp, strerror(-err));
 	}
 	ret = name_free(go.name) ?: load_into(&go, req, tmp);
 	gov_object_close(&go);

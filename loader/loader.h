@@ -38,6 +38,7 @@ int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void set_verbose(bool on);
 bool verbose(void);
 int parse_u64(const char *s, __u64 *val);
+int parse_millis(const char *s, __u64 *ms);
 const char *libbpf_error(int err);
 void json_string(FILE *f, const char *s);
 
@@ -108,9 +109,12 @@ struct policy_info {
 #define BPF_DEBUGFS	"/sys/kernel/debug/cpufreq_bpf"
 
 int policies_read(const char *dir, struct policy_info **out);
+int policies_of_cpus(const struct policy_set *cpus, const struct policy_info *p, int n,
+		     struct policy_set *out, int *cpu);
 int policy_set_governor(int policy, const char *governor);
 bool governor_available(const char *name);
 int governors_available(char *buf, size_t len);
+bool bpf_stats_exist(const char *name);
 bool bpf_governor_registered(const char *name);
 
 struct gov_policy_stats {
@@ -136,10 +140,13 @@ int last_exit_reason(const char *governor, char *buf, size_t len);
 int cmd_shadow(const char *name, int policy, unsigned int duration_s, bool json);
 
 /* bpffs.c: /sys/fs/bpf/cpufreq/<governor>/{link,tunables,...} */
-#define PIN_ROOT	"/sys/fs/bpf/cpufreq"
+#define BPFFS_DIR	"/sys/fs/bpf"
+#define PIN_ROOT	BPFFS_DIR "/cpufreq"
 
+int bpffs_mount(void);
 int pin_dir(const char *governor, char *buf, size_t len);
 bool gov_pinned(const char *governor);
+bool gov_link_struct_ops(const char *governor);
 int pin_root_prepare(void);
 int pin_tmp_dir(const char *what, char *buf, size_t len);
 int pin_tmp_create(const char *tmp);
@@ -190,7 +197,8 @@ int gov_tune(const char *name, char **args, int n, int policy);
 
 /* status.c */
 int cmd_list(char **paths, int nr_paths);
-int cmd_status(const char *name, bool json, bool watch);
+int cmd_status(const char *name, const struct policy_set *set, bool json,
+	       unsigned int interval_ms);
 
 /* config.c: /etc/cpufreq-bpf.conf */
 #define DEFAULT_CONFIG	"/etc/cpufreq-bpf.conf"

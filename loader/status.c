@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* list and status: what can be loaded, what is loaded, what runs where. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/types.h>
 #include <unistd.h>
 #include "loader.h"
 
@@ -49,29 +51,50 @@ static int list_objects(char **paths, int nr_paths)
 	return EXIT_OK;
 }
 
-/* "bpf, pinned by cpufreq-bpf" and the like, for a listed governor. */
-static const char *gov_kind(const char *name)
+/*
+ * Whether @dir can be read, else why not, said once: an ordinary user
+ * reads neither the pins nor debugfs.  When @missing_ok, a missing @dir
+ * holds nothing, which is known too (no pins without the directory).
+ */
+static bool readable(const char *dir, bool missing_ok, const char *what)
+{
+	if (!access(dir, R_OK | X_OK) || (missing_ok && errno == ENOENT))
+		return true;
+	fail(EXIT_OK, "list: cannot read %s (%s): %s", dir, strerror(errno), what);
+	return false;
+}
+
+/*
+ * "bpf, loaded by cpufreq-bpf" and the like, for a governor cpufreq offers:
+ * ours by its pin, another tool's by the framework's statistics; with
+ * either unreadable, in-kernel is not known for sure.
+ */
+static const char *gov_kind(const char *name, bool sure)
 {
 	if (gov_pinned(name))
-		return bpf_governor_registered(name) ? "bpf, loaded by cpufreq-bpf"
-						     : "bpf, pinned but retired";
-	return bpf_governor_registered(name) ? "bpf, registered outside cpufreq-bpf"
-					     : "in-kernel";
+		return "bpf, loaded by cpufreq-bpf";
+	if (bpf_stats_exist(name))
+		return "bpf, registered outside cpufreq-bpf";
+	return sure ? "in-kernel" : "in-kernel or bpf (see above)";
 }
 
 int cmd_list(char **paths, int nr_paths)
 {
 	struct policy_info *p;
 	char govs[1024], *tok, *save;
+	bool sure;
 	int n, i, ret;
 
 	ret = list_objects(paths, nr_paths);
 	if (ret)
 		return ret;
+	fflush(stdout);
+	sure = readable(PIN_ROOT, true, "governors loaded by cpufreq-bpf not told apart") &
+	       readable(BPF_DEBUGFS, false, "governors registered by other tools not told apart");
 	printf("loaded:\n");
 	if (!governors_available(govs, sizeof(govs)))
 		for (tok = strtok_r(govs, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-			printf("  %-16s %s\n", tok, gov_kind(tok));
+			printf("  %-16s %s\n", tok, gov_kind(tok, sure));
 	printf("policies:\n");
 	n = policies_read(CPUFREQ_DIR, &p);
 	for (i = 0; i < n; i++)
@@ -89,7 +112,73 @@ static const char *switch_path(const struct gov_policy_stats *ps)
 	return ps->fast_switches ? "fast" : "deferred";
 }
 
-static void policy_row(const struct policy_info *p, bool json, bool first)
+/* One policy's counters at one time, for the rates of --watch. */
+struct sample {
+	int policy;
+	unsigned long trans;
+	bool has_requests;	/* the framework's statistics were read */
+	unsigned long long requests;
+};
+
+/* The samples of the last round of --watch, and this round's. */
+struct watch {
+	struct sample *prev, *now;
+	int nr_prev, nr_now;
+	double elapsed;		/* seconds between them; 0 in the first round */
+};
+
+static const struct sample *prev_sample(const struct watch *w, int policy)
+{
+	int i;
+
+	for (i = 0; w->elapsed > 0 && i < w->nr_prev; i++)
+		if (w->prev[i].policy == policy)
+			return &w->prev[i];
+	return NULL;
+}
+
+/* Per second, from the last round: -1 where there is no previous value. */
+static void rates(const struct watch *w, const struct sample *now, double *trans, double *req)
+{
+	const struct sample *prev = prev_sample(w, now->policy);
+
+	*trans = *req = -1;
+	if (!prev)
+		return;
+	*trans = (double)(now->trans - prev->trans) / w->elapsed;
+	if (now->has_requests && prev->has_requests)
+		*req = (double)(now->requests - prev->requests) / w->elapsed;
+}
+
+static void print_rate(double rate, bool json)
+{
+	if (json)
+		rate < 0 ? printf("null") : printf("%.2f", rate);
+	else
+		rate < 0 ? printf(" %8s", "-") : printf(" %8.1f", rate);
+}
+
+/* The rate columns of --watch, and this round's sample kept. */
+static void watch_columns(struct watch *w, const struct policy_info *p,
+			  const struct gov_policy_stats *ps, bool json)
+{
+	struct sample *s = &w->now[w->nr_now++];
+	double trans, req;
+
+	s->policy = p->id;
+	s->trans = p->total_trans;
+	s->has_requests = ps;
+	s->requests = ps ? ps->requests : 0;
+	rates(w, s, &trans, &req);
+	if (json)
+		printf(",\"transitions_per_s\":");
+	print_rate(trans, json);
+	if (json)
+		printf(",\"requests_per_s\":");
+	print_rate(req, json);
+}
+
+static void policy_row(const struct policy_info *p, bool json, bool first, struct watch *w)
 {
 	struct gov_stats st;
 	const struct gov_policy_stats *ps = NULL;
@@ -104,6 +193,8 @@ static void policy_row(const struct policy_info *p, bool json, bool first)
 			printf(" %9llu %8s %6llu", ps->requests, switch_path(ps), ps->errors);
 		else
 			printf(" %9s %8s %6s", "-", "-", "-");
+		if (w)
+			watch_columns(w, p, ps, json);
 		putchar('\n');
 		return;
 	}
@@ -118,29 +209,48 @@ static void policy_row(const struct policy_info *p, bool json, bool first)
 		       "\"fast_switches\":%llu,\"deferred_switches\":%llu,\"errors\":%llu,"
 		       "\"path\":\"%s\"}", ps->update_calls, ps->sample_calls, ps->requests,
 		       ps->fast_switches, ps->deferred_switches, ps->errors, switch_path(ps));
+	if (w)
+		watch_columns(w, p, ps, json);
 	putchar('}');
+}
+
+/*
+ * The framework's state of @name from debugfs; without debugfs, what the
+ * loader can tell: registered (cpufreq offers it), retired (pinned, no
+ * longer offered) or unregistered.  Whether the statistics were read.
+ */
+static bool governor_state(const char *name, struct gov_stats *st)
+{
+	if (!gov_stats_read(name, -1, st))
+		return true;
+	if (bpf_governor_registered(name))
+		snprintf(st->state, sizeof(st->state), "registered");
+	else
+		snprintf(st->state, sizeof(st->state), gov_pinned(name) ? "retired" : "unregistered");
+	return false;
 }
 
 static void governor_row(const char *name, bool json, bool first)
 {
 	struct gov_stats st;
-	char reason[128] = "";
+	char reason[128] = "", updates[24] = "-";
+	bool stats = governor_state(name, &st);
 
-	if (gov_stats_read(name, -1, &st))
-		snprintf(st.state, sizeof(st.state), "unregistered");
+	if (stats)
+		snprintf(updates, sizeof(updates), "%lu", st.link_updates);
 	if (st.exit_reason[0])
 		snprintf(reason, sizeof(reason), "%s", st.exit_reason);
 	else
 		last_exit_reason(name, reason, sizeof(reason));
 	if (!json) {
-		printf("%-16s %-12s %-6s %12lu  %s\n", name, st.state,
-		       gov_pinned(name) ? "yes" : "no", st.link_updates, reason[0] ? reason : "-");
+		printf("%-16s %-12s %-6s %12s  %s\n", name, st.state,
+		       gov_pinned(name) ? "yes" : "no", updates, reason[0] ? reason : "-");
 		return;
 	}
 	printf("%s{\"name\":", first ? "" : ",");
 	json_string(stdout, name);
-	printf(",\"state\":\"%s\",\"pinned\":%s,\"link_updates\":%lu,\"last_exit\":", st.state,
-	       gov_pinned(name) ? "true" : "false", st.link_updates);
+	printf(",\"state\":\"%s\",\"pinned\":%s,\"link_updates\":%s,\"last_exit\":", st.state,
+	       gov_pinned(name) ? "true" : "false", stats ? updates : "null");
 	json_string(stdout, reason);
 	putchar('}');
 }
@@ -162,7 +272,12 @@ static int known_governors(char names[][GOV_NAME_LEN + 1])
 	return n;
 }
 
-static int print_status(const char *gov, bool json)
+/*
+ * The policies (of @set, NULL for all) running @gov (NULL for any), then
+ * the BPF governors; with @w, the rates of --watch too.
+ */
+static int print_status(const char *gov, const struct policy_set *set, bool json,
+			struct watch *w)
 {
 	struct policy_info *p;
 	char names[MAX_GOVS][GOV_NAME_LEN + 1];
@@ -171,18 +286,30 @@ static int print_status(const char *gov, bool json)
 
 	if (n < 0)
 		return fail(EXIT_FAIL, "cannot read cpufreq policies");
+	if (w) {
+		free(w->prev);
+		w->prev = w->now;
+		w->nr_prev = w->nr_now;
+		w->now = calloc(n ?: 1, sizeof(*w->now));
+		w->nr_now = 0;
+		if (!w->now) {
+			free(p);
+			return fail(EXIT_FAIL, "out of memory");
+		}
+	}
 	nr_govs = gov ? 1 : known_governors(names);
 	if (gov)
 		strcpy(names[0], gov);
 	if (json)
 		printf("{\"policies\":[");
 	else
-		printf("%-9s %-6s %-16s %8s %8s %8s %7s %9s %8s %6s\n", "policy", "cpus",
-		       "governor", "cur", "min", "max", "trans", "requests", "path", "errors");
+		printf("%-9s %-6s %-16s %8s %8s %8s %7s %9s %8s %6s%s\n", "policy", "cpus",
+		       "governor", "cur", "min", "max", "trans", "requests", "path", "errors",
+		       w ? "  trans/s    req/s" : "");
 	for (i = 0; i < n; i++) {
-		if (gov && strcmp(p[i].governor, gov))
+		if ((gov && strcmp(p[i].governor, gov)) || (set && !policy_in_set(set, p[i].id)))
 			continue;
-		policy_row(&p[i], json, first);
+		policy_row(&p[i], json, first, w);
 		first = false;
 	}
 	free(p);
@@ -198,9 +325,28 @@ static int print_status(const char *gov, bool json)
 	return EXIT_OK;
 }
 
-int cmd_status(const char *name, bool json, bool watch)
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Waits @ms milliseconds; false when a signal cut the wait short. */
+static bool wait_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	return !nanosleep(&ts, NULL);
+}
+
+int cmd_status(const char *name, const struct policy_set *set, bool json,
+	       unsigned int interval_ms)
 {
 	char gov[GOV_NAME_LEN + 1];
+	struct watch w = {};
+	double last = 0, now;
 	int ret;
 
 	if (name) {
@@ -208,14 +354,24 @@ int cmd_status(const char *name, bool json, bool watch)
 		if (ret)
 			return ret;
 	}
+	if (access(BPF_DEBUGFS, X_OK))
+		fail(EXIT_OK, "status: no statistics: they need debugfs (%s: %s)", BPF_DEBUGFS,
+		     strerror(errno));
+	if (!interval_ms)
+		return print_status(name ? gov : NULL, set, json, NULL);
 	do {
-		if (watch && !json) {
-			time_t now = time(NULL);
+		now = seconds_now();
+		w.elapsed = last ? now - last : 0;
+		last = now;
+		if (!json) {
+			time_t t = time(NULL);
 
-			printf("--- %s", ctime(&now));
+			printf("--- %s", ctime(&t));
 		}
-		ret = print_status(name ? gov : NULL, json);
+		ret = print_status(name ? gov : NULL, set, json, &w);
 		fflush(stdout);
-	} while (watch && !ret && !sleep(1));
+	} while (!ret && wait_ms(interval_ms));
+	free(w.prev);
+	free(w.now);
 	return ret;
 }

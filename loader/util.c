@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,35 @@ int parse_u64(const char *s, __u64 *val)
 	errno = 0;
 	*val = strtoull(s, NULL, base);
 	return errno ? -EINVAL : 0;
+}
+
+/*
+ * Seconds with up to three decimals ("2", "0.5", "1.25") as milliseconds.
+ * Decimal only: no sign, exponent or hex, so that "1e3" is refused.
+ */
+int parse_millis(const char *s, __u64 *ms)
+{
+	const char *dot = strchr(s, '.');
+	char whole[24];
+	size_t n = dot ? (size_t)(dot - s) : strlen(s), decimals = 0;
+	__u64 sec, frac = 0;
+
+	if (!n || n >= sizeof(whole) || s[strspn(s, "0123456789")] != (dot ? '.' : '\0'))
+		return -EINVAL;
+	memcpy(whole, s, n);
+	whole[n] = '\0';
+	if (parse_u64(whole, &sec) || sec > UINT32_MAX)
+		return -EINVAL;
+	if (dot) {
+		decimals = strlen(dot + 1);
+		if (!decimals || decimals > 3 || dot[1 + strspn(dot + 1, "0123456789")])
+			return -EINVAL;
+		frac = strtoull(dot + 1, NULL, 10);
+		for (; decimals < 3; decimals++)
+			frac *= 10;
+	}
+	*ms = sec * 1000 + frac;
+	return 0;
 }
 
 /* libbpf's text for @err, which knows its own codes (4000 and up) too. */
