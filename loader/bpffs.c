@@ -61,7 +61,7 @@ bool gov_pinned(const char *governor)
 	if (pin_dir(governor, dir, sizeof(dir)))
 		return false;
 	snprintf(link, sizeof(link), "%s/link", dir);
-	return !access(link, F_OK);
+	return can_access(link, F_OK);
 }
 
 /*

@@ -39,6 +39,7 @@ void set_verbose(bool on);
 bool verbose(void);
 int parse_u64(const char *s, __u64 *val);
 int parse_millis(const char *s, __u64 *ms);
+bool can_access(const char *path, int mode);
 const char *libbpf_error(int err);
 void json_string(FILE *f, const char *s);
 

@@ -58,7 +58,7 @@ static int list_objects(char **paths, int nr_paths)
  */
 static bool readable(const char *dir, bool missing_ok, const char *what)
 {
-	if (!access(dir, R_OK | X_OK) || (missing_ok && errno == ENOENT))
+	if (can_access(dir, R_OK | X_OK) || (missing_ok && errno == ENOENT))
 		return true;
 	fail(EXIT_OK, "list: cannot read %s (%s): %s", dir, strerror(errno), what);
 	return false;
@@ -354,7 +354,7 @@ int cmd_status(const char *name, const struct policy_set *set, bool json,
 		if (ret)
 			return ret;
 	}
-	if (access(BPF_DEBUGFS, X_OK))
+	if (!can_access(BPF_DEBUGFS, X_OK))
 		fail(EXIT_OK, "status: no statistics: they need debugfs (%s: %s)", BPF_DEBUGFS,
 		     strerror(errno));
 	if (!interval_ms)

@@ -256,7 +256,7 @@ bool bpf_stats_exist(const char *name)
 	char path[256];
 
 	snprintf(path, sizeof(path), BPF_DEBUGFS "/%s/stats", name);
-	return !access(path, F_OK);
+	return can_access(path, F_OK);
 }
 
 /*

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Error reporting and the small parsers every command shares. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
 #include "loader.h"
 
@@ -84,6 +86,15 @@ int parse_millis(const char *s, __u64 *ms)
 	}
 	*ms = sec * 1000 + frac;
 	return 0;
+}
+
+/*
+ * access(2) as the process is: with its effective ids and capabilities,
+ * which access() drops for the real ids (a user given CAP_DAC_OVERRIDE).
+ */
+bool can_access(const char *path, int mode)
+{
+	return !faccessat(AT_FDCWD, path, mode, AT_EACCESS);
 }
 
 /* libbpf's text for @err, which knows its own codes (4000 and up) too. */
