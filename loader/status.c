@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/types.h>
 #include <unistd.h>
 #include "loader.h"
 
@@ -89,6 +88,7 @@ int cmd_list(char **paths, int nr_paths)
 	if (ret)
 		return ret;
 	fflush(stdout);
+	/* Not &&: each that cannot be read is said. */
 	sure = readable(PIN_ROOT, true, "governors loaded by cpufreq-bpf not told apart") &
 	       readable(BPF_DEBUGFS, false, "governors registered by other tools not told apart");
 	printf("loaded:\n");
@@ -115,6 +115,7 @@ static const char *switch_path(const struct gov_policy_stats *ps)
 /* One policy's counters at one time, for the rates of --watch. */
 struct sample {
 	int policy;
+	char governor[GOV_NAME_LEN + 1];
 	unsigned long trans;
 	bool has_requests;	/* the framework's statistics were read */
 	unsigned long long requests;
@@ -137,7 +138,11 @@ static const struct sample *prev_sample(const struct watch *w, int policy)
 	return NULL;
 }
 
-/* Per second, from the last round: -1 where there is no previous value. */
+/*
+ * Per second, from the last round; -1 where there is no previous count to
+ * take from: the first round, or counters that started anew (statistics
+ * reset, a governor loaded again).  Requests count only under one governor.
+ */
 static void rates(const struct watch *w, const struct sample *now, double *trans, double *req)
 {
 	const struct sample *prev = prev_sample(w, now->policy);
@@ -145,9 +150,11 @@ static void rates(const struct watch *w, const struct sample *now, double *trans
 	*trans = *req = -1;
 	if (!prev)
 		return;
-	*trans = (double)(now->trans - prev->trans) / w->elapsed;
-	if (now->has_requests && prev->has_requests)
-		*req = (double)(now->requests - prev->requests) / w->elapsed;
+	if (now->trans >= prev->trans)
+		*trans = (now->trans - prev->trans) / w->elapsed;
+	if (now->has_requests && prev->has_requests && now->requests >= prev->requests &&
+	    !strcmp(now->governor, prev->governor))
+		*req = (now->requests - prev->requests) / w->elapsed;
 }
 
 static void print_rate(double rate, bool json)
@@ -166,6 +173,7 @@ static void watch_columns(struct watch *w, const struct policy_info *p,
 	double trans, req;
 
 	s->policy = p->id;
+	snprintf(s->governor, sizeof(s->governor), "%s", p->governor);
 	s->trans = p->total_trans;
 	s->has_requests = ps;
 	s->requests = ps ? ps->requests : 0;
