@@ -32,14 +32,14 @@ static const char usage_tail[] =
 "Numbers are decimal, or hex after 0x: 010 is ten.\n"
 "Pins live in " PIN_ROOT "/<governor>/.\n"
 "Every command but list, help and version needs root (CAP_BPF, CAP_PERFMON\n"
-"and CAP_DAC_OVERRIDE; CAP_SYS_ADMIN stands for the first two), and a kernel\n"
-"with the cpufreq-bpf series; those that pin or read pins mount bpffs on\n"
-BPFFS_DIR " when it is not.\n"
+"and CAP_DAC_OVERRIDE; CAP_SYS_ADMIN stands for the first two); every one but\n"
+"help and version a kernel with the cpufreq-bpf series.  Those that pin or\n"
+"read pins mount bpffs on " BPFFS_DIR " when it is not.\n"
 "\n"
 "exit status: 0 ok, 1 the kernel or system refused, 2 bad usage, field or value,\n"
 "3 no such governor, object, policy or CPU, 4 not root (missing capabilities),\n"
-"5 governor already loaded,\n"
-"6 the kernel lacks the cpufreq-bpf series, BTF or a readable configuration\n";
+"5 governor already loaded, 6 the kernel lacks the cpufreq-bpf series, BTF\n"
+"or a readable configuration\n";
 
 static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
