@@ -116,6 +116,7 @@ int policy_set_governor(int policy, const char *governor);
 bool governor_available(const char *name);
 int governors_available(char *buf, size_t len);
 bool bpf_stats_exist(const char *name);
+bool bpf_registered_elsewhere(const char *name);
 bool bpf_governor_registered(const char *name);
 
 struct gov_policy_stats {
@@ -148,6 +149,8 @@ int bpffs_mount(void);
 int pin_dir(const char *governor, char *buf, size_t len);
 bool gov_pinned(const char *governor);
 bool gov_link_struct_ops(const char *governor);
+bool struct_ops_walkable(void);
+bool struct_ops_registers(const char *name);
 int pin_root_prepare(void);
 int pin_tmp_dir(const char *what, char *buf, size_t len);
 int pin_tmp_create(const char *tmp);

@@ -65,14 +65,14 @@ static bool readable(const char *dir, bool missing_ok, const char *what)
 
 /*
  * "bpf, loaded by cpufreq-bpf" and the like, for a governor cpufreq offers:
- * ours by its pin, another tool's by the framework's statistics; with
- * either unreadable, in-kernel is not known for sure.
+ * ours by its pin, another tool's by its struct_ops map or statistics;
+ * where neither the pins nor those can be read, in-kernel is not sure.
  */
 static const char *gov_kind(const char *name, bool sure)
 {
 	if (gov_pinned(name))
 		return "bpf, loaded by cpufreq-bpf";
-	if (bpf_stats_exist(name))
+	if (bpf_registered_elsewhere(name))
 		return "bpf, registered outside cpufreq-bpf";
 	return sure ? "in-kernel" : "in-kernel or bpf (see above)";
 }
@@ -90,7 +90,8 @@ int cmd_list(char **paths, int nr_paths)
 	fflush(stdout);
 	/* Not &&: each that cannot be read is said. */
 	sure = readable(PIN_ROOT, true, "governors loaded by cpufreq-bpf not told apart") &
-	       readable(BPF_DEBUGFS, false, "governors registered by other tools not told apart");
+	       (struct_ops_walkable() ||
+		readable(BPF_DEBUGFS, false, "governors registered by other tools not told apart"));
 	printf("loaded:\n");
 	if (!governors_available(govs, sizeof(govs)))
 		for (tok = strtok_r(govs, " ", &save); tok; tok = strtok_r(NULL, " ", &save))

@@ -260,14 +260,27 @@ bool bpf_stats_exist(const char *name)
 }
 
 /*
+ * The BPF side of a governor registered by another tool than the loader:
+ * the framework's statistics, or, where debugfs is not there to show them,
+ * a struct_ops map registering the name.
+ */
+bool bpf_registered_elsewhere(const char *name)
+{
+	if (bpf_stats_exist(name))
+		return true;
+	return !can_access(BPF_DEBUGFS, X_OK) && struct_ops_registers(name);
+}
+
+/*
  * A BPF governor is registered when cpufreq offers its name and the BPF
- * side shows it is one: the loader's pinned struct_ops link, or else, for
- * one registered by another tool, the framework's statistics.  debugfs
- * need not be mounted for the loader's own governors.
+ * side shows it is one: the loader's pinned struct_ops link, or the
+ * kernel's struct_ops map or statistics of another tool's.  debugfs need
+ * not be mounted.
  */
 bool bpf_governor_registered(const char *name)
 {
-	return governor_available(name) && (gov_link_struct_ops(name) || bpf_stats_exist(name));
+	return governor_available(name) &&
+	       (gov_link_struct_ops(name) || bpf_registered_elsewhere(name));
 }
 
 /* Registered BPF governors, by their debugfs directories. */

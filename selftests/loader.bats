@@ -186,12 +186,21 @@ without_debugfs() {
 	[ "$status" -eq 0 ]
 	[[ $output == *"bpf_schedutil "*"bpf, loaded by cpufreq-bpf"* ]]
 	[[ $output != *"retired"* ]]
+	# Another tool's governor is known by its struct_ops map.
+	register test_gov >/dev/null
+	run without_debugfs "$LOADER" list
+	[ "$status" -eq 0 ]
+	[[ $output == *"bpf_test "*"bpf, registered outside cpufreq-bpf"* ]]
+	[ "$(grep '^  performance ' <<< "$output" | tr -s ' ')" = " performance in-kernel" ]
+	[[ $output != *"cannot read"* ]]
 	# It switches policies as a BPF governor, checked without debugfs.
 	run without_debugfs "$LOADER" switch bpf_schedutil --policy 2
 	[ "$status" -eq 0 ]
 	[ "$(governor 2)" = bpf_schedutil ]
 	run without_debugfs "$LOADER" unload schedutil
 	[ "$status" -eq 0 ]
+	governor_gone bpf_schedutil
+	unregister_all
 	nothing_left
 }
 
