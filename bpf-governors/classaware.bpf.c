@@ -7,11 +7,13 @@
  * Every CPU of the policy states a demand, and the policy runs at the
  * highest one:
  *
- *  - realtime: an RT task runnable on the CPU asks for the top frequency at
- *    once.  When the driver cannot switch from the scheduler's context the
- *    kthread would come too late for each wake-up, so the policy stays at
- *    the top while it has RT tasks at all: while their utilization has not
- *    decayed below rt_presence_util.
+ *  - realtime: an RT task runnable on the CPU gets, at once, the level the
+ *    scheduler gives RT work: the top frequency, or its uclamp when uclamp
+ *    is in use (sched_util_clamp_min_rt_default, the tasks' uclamp.max),
+ *    as schedutil would.  When the driver cannot switch from the
+ *    scheduler's context the kthread would come too late for each wake-up,
+ *    so the policy stays at that level while it has RT tasks at all: while
+ *    their utilization has not decayed below rt_presence_util.
  *  - deadline: a floor at the lowest frequency whose capacity covers the
  *    DL bandwidth reserved on the CPU plus dl_margin_pct.  It comes from
  *    the reservations (runtime/period) of the DL tasks the CPU holds,
@@ -21,13 +23,16 @@
  *  - CFS: schedutil's mapping of the effective utilization, with two
  *    refinements from the task that runs.  A CPU leaving idle for a
  *    latency-sensitive task (a uclamp.min set on the task or its group)
- *    jumps to hispeed_freq for boost_hold_us, as interactive does on a
- *    burst; a CPU running only background work (uclamp.max capping its
- *    runqueue, or a task niced to background_nice or SCHED_IDLE) climbs one
- *    operating point per background_step_us instead of jumping.
- *  - a CFS bandwidth quota of the running task's group caps its CFS level
- *    at the group's share of the CPU: a group allowed 30% of a CPU is
- *    served at 30% of its capacity plus schedutil's headroom.
+ *    holds the level of that uclamp.min, up to hispeed_freq, for
+ *    boost_hold_us, as interactive does after a burst; a CPU running only
+ *    background work (uclamp.max capping its runqueue, or a task niced to
+ *    background_nice or SCHED_IDLE) climbs one operating point per
+ *    background_step_us instead of jumping.
+ *
+ * A CFS bandwidth quota is a budget of time, not of capacity: a throttled
+ * group gets its share of the CPU's work only at the frequency any hog
+ * gets, so it is served as any other CFS work.  What caps a group's
+ * frequency is its uclamp.max.
  *
  * The runqueue and its running task are read through BTF (runqueues is a
  * per-CPU kernel variable), so the governor sees the DL reservations,
@@ -43,24 +48,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Tunables, per policy. */
-struct classaware_tunables {
-	/* Minimum time between two changes that CFS alone asks for. */
-	u32 rate_limit_us __tunable_range(1, 10000000) __tunable_unit("us");
-	/* Where a latency-sensitive task leaving idle jumps; 0 is the max. */
-	u32 hispeed_freq __tunable_range(1, 10000000) __tunable_unit("kHz");
-	/* How long that jump holds before utilization decides again. */
-	u32 boost_hold_us __tunable_range(1, 10000000) __tunable_unit("us");
-	/* Margin of the DL floor over the reserved bandwidth. */
-	u32 dl_margin_pct __tunable_range(1, 100) __tunable_unit("%");
-	/* Deferred path: RT utilization under which the RT tasks are gone. */
-	u32 rt_presence_util __tunable_range(1, 1024);
-	/* Nice level from which a task is background work. */
-	u32 background_nice __tunable_range(1, 19);
-	/* Background work climbs one operating point per this time. */
-	u32 background_step_us __tunable_range(1000, 10000000) __tunable_unit("us");
-};
-
 #define DEFAULT_BOOST_HOLD_US		40000
 #define DEFAULT_DL_MARGIN_PCT		10
 #define DEFAULT_RT_PRESENCE_UTIL	16
@@ -68,6 +55,29 @@ struct classaware_tunables {
 #define DEFAULT_BACKGROUND_STEP_US	20000
 #define TIME_MAX_US			10000000U	/* bounds of the time tunables */
 #define RECHECK_US			(5 * TICK_USEC)
+
+/* Tunables, per policy. */
+struct classaware_tunables {
+	/* Minimum time between two changes that CFS alone asks for. */
+	u32 rate_limit_us __tunable_range(1, 10000000) __tunable_unit("us")
+		__tunable_default_is("the driver's transition delay");
+	/* The highest level a latency-sensitive task's jump holds; 0 is the max. */
+	u32 hispeed_freq __tunable_range(1, 10000000) __tunable_unit("kHz")
+		__tunable_default_is("the CPU's top frequency");
+	/* How long that jump holds before utilization decides again. */
+	u32 boost_hold_us __tunable_range(1, 10000000) __tunable_unit("us")
+		__tunable_default(DEFAULT_BOOST_HOLD_US);
+	/* Margin of the DL floor over the reserved bandwidth. */
+	u32 dl_margin_pct __tunable_range(1, 100) __tunable_unit("%")
+		__tunable_default(DEFAULT_DL_MARGIN_PCT);
+	/* Deferred path: RT utilization under which the RT tasks are gone. */
+	u32 rt_presence_util __tunable_range(1, 1024) __tunable_default(DEFAULT_RT_PRESENCE_UTIL);
+	/* Nice level from which a task is background work. */
+	u32 background_nice __tunable_range(1, 19) __tunable_default(DEFAULT_BACKGROUND_NICE);
+	/* Background work climbs one operating point per this time. */
+	u32 background_step_us __tunable_range(1000, 10000000) __tunable_unit("us")
+		__tunable_default(DEFAULT_BACKGROUND_STEP_US);
+};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -98,7 +108,8 @@ struct ca_cpu {
 	u64 boost_until;	/* ns: end of a latency-sensitive jump */
 	u64 dl_bw;		/* DL reservations at the last look */
 	u64 greedier_since;	/* ns: the running task has asked for more */
-	u32 quota_util;		/* CFS cap of the running group, 0 for none */
+	u32 boost_util;		/* the uclamp.min that jump holds */
+	u32 rt_freq;		/* kHz: RT work's level when last runnable */
 	u32 background;		/* only background work runs */
 	u32 background_cap;	/* its utilization clamp, while it does */
 	u32 idle;		/* idle at the last look */
@@ -122,10 +133,10 @@ struct {
 struct cpu_demand {
 	u32 freq;		/* kHz: DL floor and CFS level, the higher */
 	bool top;		/* RT: the top frequency, now */
-	bool boost;		/* a latency-sensitive task: hispeed_freq, now */
+	u32 boost_freq;		/* kHz: a latency-sensitive task's jump, now */
 	bool background;	/* @freq is background work's: step towards it */
 	u32 own_freq;		/* kHz: a foreground task's own need among it */
-	bool urgent;		/* DL bandwidth grew: no rate limit */
+	bool urgent;		/* RT work, or DL bandwidth grew: no rate limit */
 };
 
 extern struct rq runqueues __ksym;
@@ -133,34 +144,74 @@ extern struct rq runqueues __ksym;
 #define SCHED_IDLE		5
 #define MAX_RT_PRIO		100
 #define NICE_0_PRIO		(MAX_RT_PRIO + 20)
-/* Bandwidths (DL, hierarchical_quota) are a CPU's share in 1 << BW_SHIFT. */
+/* A DL bandwidth is a CPU's share in 1 << BW_SHIFT. */
 #define BW_SHIFT		20
 /* Flag bit of sched_avg.util_est, not part of the estimate. */
 #define UTIL_AVG_UNCHANGED	0x80000000U
 
+/* schedutil's performance level: utilization plus headroom, uclamp-bound. */
+static unsigned long sched_perf(s32 cpu)
+{
+	unsigned long min = 0, max = 0;
+	unsigned long util = bpf_cpufreq_cpu_util_effective(cpu, &min, &max);
+
+	return effective_cpu_perf(util, min, max);
+}
+
 /* --- realtime ------------------------------------------------------------ */
 
-static bool rt_wants_top(const struct classaware_tunables *t,
-			 struct cpufreq_policy *policy, s32 cpu)
+/*
+ * The frequency for the RT task runnable on @cpu, 0 for none: the level
+ * the scheduler gives RT work, which is the CPU's capacity (the top) unless
+ * uclamp is in use, and then the RT tasks' clamps bound it.
+ */
+static u32 rt_runnable_freq(struct cpufreq_policy *policy, s32 cpu)
 {
-	if (bpf_cpufreq_cpu_rt_runnable(cpu))
-		return true;
-	if (policy->fast_switch_enabled)
-		return false;
-	return bpf_cpufreq_cpu_util_rt(cpu) >=
-	       tunable_or(t->rt_presence_util, 1, SCHED_CAPACITY_SCALE,
-			  DEFAULT_RT_PRESENCE_UTIL);
+	unsigned long cap, perf;
+
+	if (!bpf_cpufreq_cpu_rt_runnable(cpu))
+		return 0;
+	cap = bpf_cpufreq_cpu_capacity(cpu) ?: SCHED_CAPACITY_SCALE;
+	perf = sched_perf(cpu);
+	if (perf >= cap)
+		return policy->cpuinfo.max_freq;
+	return map_util_freq(perf, capacity_ref_freq(policy), cap) ?: policy->cpuinfo.min_freq;
+}
+
+/*
+ * What RT work on @cpu asks for, 0 for nothing.  Without fast switching,
+ * the level of its last runnable look holds while its utilization has not
+ * decayed under rt_presence_util.
+ */
+static u32 rt_freq(const struct classaware_tunables *t, struct cpufreq_policy *policy,
+		   struct ca_cpu *ca_cpu, s32 cpu)
+{
+	u32 freq = rt_runnable_freq(policy, cpu);
+
+	if (freq) {
+		ca_cpu->rt_freq = freq;
+		return freq;
+	}
+	if (policy->fast_switch_enabled ||
+	    bpf_cpufreq_cpu_util_rt(cpu) < tunable_or(t->rt_presence_util, 1, SCHED_CAPACITY_SCALE,
+						      DEFAULT_RT_PRESENCE_UTIL))
+		return 0;
+	return ca_cpu->rt_freq ?: policy->cpuinfo.max_freq;
 }
 
 /* --- deadline ------------------------------------------------------------ */
 
-/* The DL bandwidth reserved on the CPU plus its margin, in capacity units. */
-static unsigned long dl_floor_util(const struct classaware_tunables *t, u64 dl_bw,
-				   unsigned long cap)
+/*
+ * The DL bandwidth reserved on the CPU plus its margin, in capacity units.
+ * A reservation's runtime is time on a CPU of the largest capacity: on a
+ * smaller one it needs as much more of its capacity (schedutil's
+ * cpu_bw_dl() is the same bandwidth, mapped to frequency by capacity).
+ */
+static unsigned long dl_floor_util(const struct classaware_tunables *t, u64 dl_bw)
 {
 	u32 margin = tunable_or(t->dl_margin_pct, 1, 100, DEFAULT_DL_MARGIN_PCT);
 
-	return ((dl_bw * cap) >> BW_SHIFT) * (100 + margin) / 100;
+	return ((dl_bw * SCHED_CAPACITY_SCALE) >> BW_SHIFT) * (100 + margin) / 100;
 }
 
 /* --- CFS ----------------------------------------------------------------- */
@@ -244,47 +295,22 @@ static bool background_only(const struct classaware_tunables *t, struct rq *rq,
 	return curr && task_background(t, curr);
 }
 
-/* The CFS level the quota of CFS task @task's group allows; 0: no quota. */
-static u32 quota_cap_util(struct task_struct *task, unsigned long cap)
-{
-	struct task_group *tg = task->sched_task_group;
-	s64 share;
-
-	if (!tg)
-		return 0;
-	share = tg->cfs_bandwidth.hierarchical_quota;
-	if (share < 0 || share >= (1LL << BW_SHIFT))
-		return 0;
-	return map_util_perf((cap * share) >> BW_SHIFT) ?: 1;
-}
-
-/* Quota cap @quota allows no more than @adopted; 0 is no cap. */
-static bool cap_no_higher(u32 quota, u32 adopted)
-{
-	if (!quota)
-		return !adopted;
-	return !adopted || quota <= adopted;
-}
-
 /*
- * What the CPU's CFS work is, from the task that runs: background or not,
- * and its quota cap.  The gentler answer is taken at once; one that asks for
- * more must hold for a tick, so that a kworker running for a moment next to
- * a background or capped hog does not lift the hog's frequency.  The idle
- * task, or a DL or RT one, leaves the answer as it was unless the runqueue's
- * clamp makes it gentler.  The tick is one of CFS tasks running: the CPU
- * having been idle (@woke) restarts it, since a group throttled by its quota
- * idles the CPU between a kworker's short runs, and no update() comes while
- * it idles.  Returns the running task when it is foreground CFS work, else
- * NULL.
+ * Whether the CPU's CFS work is background work, from the task that runs.
+ * The gentler answer is taken at once; one that asks for more must hold for
+ * a tick, so that a kworker running for a moment next to a background or
+ * capped hog does not lift the hog's frequency.  The idle task, or a DL or
+ * RT one, leaves the answer as it was unless the runqueue's clamp makes it
+ * gentler.  The tick is one of CFS tasks running: the CPU having been idle
+ * (@woke) restarts it, since no update() comes while it idles.  Returns the
+ * running task when it is foreground CFS work, else NULL.
  */
 static struct task_struct *cfs_character(const struct classaware_tunables *t,
 					 struct ca_cpu *ca_cpu, struct rq *rq,
-					 unsigned long cap, u64 time, bool woke)
+					 u64 time, bool woke)
 {
 	struct task_struct *curr = cfs_curr(rq), *foreground;
 	bool background = background_only(t, rq, curr);
-	u32 quota;
 
 	if (!curr) {
 		ca_cpu->greedier_since = 0;
@@ -297,8 +323,7 @@ static struct task_struct *cfs_character(const struct classaware_tunables *t,
 	if (woke)
 		ca_cpu->greedier_since = 0;
 	foreground = task_background(t, curr) ? NULL : curr;
-	quota = quota_cap_util(curr, cap);
-	if ((background || !ca_cpu->background) && cap_no_higher(quota, ca_cpu->quota_util)) {
+	if (background || !ca_cpu->background) {
 		ca_cpu->greedier_since = 0;
 		if (background)
 			ca_cpu->background_cap = background_cap(rq, curr);
@@ -311,31 +336,19 @@ static struct task_struct *cfs_character(const struct classaware_tunables *t,
 	ca_cpu->greedier_since = 0;
 	ca_cpu->background = background;
 	ca_cpu->background_cap = background_cap(rq, curr);
-	ca_cpu->quota_util = quota;
 	return foreground;
 }
 
 /*
  * A task's own performance level: its utilization, or the estimate of it
- * from its last runs when higher, plus the headroom, within its quota.
+ * from its last runs when higher, plus the headroom.
  */
-static unsigned long task_perf(struct task_struct *p, unsigned long cap)
+static unsigned long task_perf(struct task_struct *p)
 {
 	unsigned long util = p->se.avg.util_avg;
 	unsigned long est = p->se.avg.util_est & ~UTIL_AVG_UNCHANGED;
-	u32 quota = quota_cap_util(p, cap);
 
-	util = map_util_perf(est > util ? est : util);
-	return quota && util > quota ? quota : util;
-}
-
-/* schedutil's performance level: utilization plus headroom, uclamp-bound. */
-static unsigned long cfs_perf(s32 cpu)
-{
-	unsigned long min = 0, max = 0;
-	unsigned long util = bpf_cpufreq_cpu_util_effective(cpu, &min, &max);
-
-	return effective_cpu_perf(util, min, max);
+	return map_util_perf(est > util ? est : util);
 }
 
 /* The CPU runs a task and was idle at, or since, its last look. */
@@ -365,50 +378,57 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 	unsigned long cap = bpf_cpufreq_cpu_capacity(cpu) ?: SCHED_CAPACITY_SCALE;
 	unsigned long util, floor;
 	struct task_struct *foreground;
+	u32 rt;
 	u64 dl_bw;
 	bool woke;
 
 	__builtin_memset(d, 0, sizeof(*d));
 	if (!ca_cpu || !rq)
 		return 0;
-	if (rt_wants_top(t, policy, cpu)) {
+	rt = rt_freq(t, policy, ca_cpu, cpu);
+	if (rt >= policy->cpuinfo.max_freq) {
 		d->top = true;
 		return 0;
 	}
 
 	dl_bw = rq->dl.this_bw;
-	d->urgent = dl_bw > ca_cpu->dl_bw;
+	d->urgent = dl_bw > ca_cpu->dl_bw || rt;
 	ca_cpu->dl_bw = dl_bw;
 
 	woke = left_idle(ca_cpu, rq, cpu);
-	if (woke && latency_sensitive(rq))
+	if (woke && latency_sensitive(rq)) {
 		ca_cpu->boost_until = time + (u64)tunable_or(t->boost_hold_us, 1, TIME_MAX_US,
 							     DEFAULT_BOOST_HOLD_US) * NSEC_PER_USEC;
-	d->boost = (s64)(ca_cpu->boost_until - time) > 0;
+		ca_cpu->boost_util = rq->uclamp[UCLAMP_MIN].value;
+	}
+	if ((s64)(ca_cpu->boost_until - time) > 0)
+		d->boost_freq = map_util_freq(ca_cpu->boost_util, capacity_ref_freq(policy), cap);
 
-	foreground = cfs_character(t, ca_cpu, rq, cap, time, woke);
-	util = cfs_perf(cpu);
-	if (ca_cpu->quota_util && util > ca_cpu->quota_util)
-		util = ca_cpu->quota_util;
+	foreground = cfs_character(t, ca_cpu, rq, time, woke);
+	util = sched_perf(cpu);
 	/*
 	 * Within its own clamp, also while another task runs or waits next
 	 * to it for less than the tick that makes the CPU foreground.
 	 */
 	if (ca_cpu->background && util > ca_cpu->background_cap)
 		util = ca_cpu->background_cap;
-	floor = dl_floor_util(t, dl_bw, cap);
+	floor = dl_floor_util(t, dl_bw);
 	if (util > floor)
 		d->background = ca_cpu->background;
 	else
 		util = floor;
 	d->freq = map_util_freq(util, capacity_ref_freq(policy), cap);
+	if (rt > d->freq) {
+		d->freq = rt;
+		d->background = false;
+	}
 	/*
 	 * Until the CPU counts as foreground again, a tick later, a task that
 	 * is not background work gets at least what it needs alone: its
 	 * utilization, not the CPU's, which the background work fills.
 	 */
 	if (d->background && foreground)
-		d->own_freq = map_util_freq(task_perf(foreground, cap),
+		d->own_freq = map_util_freq(task_perf(foreground),
 					    capacity_ref_freq(policy), cap);
 	return 0;
 }
@@ -458,13 +478,12 @@ static u32 hispeed_freq(const struct classaware_tunables *t, struct cpufreq_poli
 static void classaware_eval(struct cpufreq_policy *policy, struct ca_policy *ca, u64 time)
 {
 	struct classaware_tunables *t = policy_slot(&tunables, policy);
-	u32 fg = 0, bg = 0, next, cpu, hispeed;
-	bool urgent = ca->resend, boost = false;
+	u32 fg = 0, bg = 0, boost = 0, next, cpu, hispeed;
+	bool urgent = ca->resend;
 	struct cpu_demand d;
 
 	if (!t)
 		return;
-	hispeed = hispeed_freq(t, policy);
 	for_each_policy_cpu(cpu, policy) {
 		cpu_demand(t, policy, cpu, time, &d);
 		if (d.top) {
@@ -473,19 +492,20 @@ static void classaware_eval(struct cpufreq_policy *policy, struct ca_policy *ca,
 			goto request;
 		}
 		urgent |= d.urgent;
-		boost |= d.boost;
+		boost = d.boost_freq > boost ? d.boost_freq : boost;
 		if (d.background)
 			bg = d.freq > bg ? d.freq : bg;
 		else
 			fg = d.freq > fg ? d.freq : fg;
 		fg = d.own_freq > fg ? d.own_freq : fg;
 	}
-	/* A jump to hispeed_freq does not wait for the rate limit. */
-	if (boost && policy->cur < hispeed)
+	/* A jump, up to hispeed_freq, does not wait for the rate limit. */
+	hispeed = hispeed_freq(t, policy);
+	if (boost > hispeed)
+		boost = hispeed;
+	if (policy->cur < boost)
 		urgent = true;
-	next = fg;
-	if (boost && next < hispeed)
-		next = hispeed;
+	next = fg > boost ? fg : boost;
 	if (bg > next) {
 		bg = background_step(t, policy, ca, time, bg);
 		next = bg > next ? bg : next;
@@ -499,9 +519,10 @@ request:
 	/* A CPU's signals changed while they were read: the rerun decides. */
 	if (ca->rerun)
 		return;
-	ca->last_update = time;
 	if (next == ca->next_freq && !ca->resend)
 		return;
+	/* The rate limit is between changes, not evaluations. */
+	ca->last_update = time;
 	ca->resend = 0;
 	ca->next_freq = next;
 	bpf_cpufreq_request(policy, next);
@@ -558,9 +579,11 @@ static void classaware_run(struct cpufreq_policy *policy, s32 cpu)
 		 * evaluation makes no request while the rerun is pending, and
 		 * the rerun resends what it decides, the same or not.
 		 */
-		if (cpu >= 0 && bpf_cpufreq_cpu_rt_runnable(cpu)) {
+		u32 rt = cpu >= 0 ? rt_runnable_freq(policy, cpu) : 0;
+
+		if (rt) {
 			ca->resend = 1;
-			bpf_cpufreq_request(policy, policy->cpuinfo.max_freq);
+			bpf_cpufreq_request(policy, rt);
 		}
 		return;
 	}

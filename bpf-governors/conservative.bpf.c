@@ -24,29 +24,33 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Tunables, per policy (sysfs: cpufreq/conservative/ or policyN/conservative/). */
-struct conservative_tunables {
-	/* Time between two load samples; 0 is max(2 ticks, transition delay). */
-	u32 sampling_rate __tunable_range(8000, 10000000) __tunable_unit("us");
-	/* Load above which the frequency goes one step up. */
-	u32 up_threshold __tunable_range(1, 100) __tunable_unit("%");
-	/* Load below which it goes one step down; below up_threshold. */
-	u32 down_threshold __tunable_range(1, 100) __tunable_unit("%");
-	/* Samples between two looks at down_threshold. */
-	u32 sampling_down_factor __tunable_range(1, 10);
-	/* 1: time spent in niced tasks counts as idle. */
-	u32 ignore_nice_load __tunable_range(0, 1);
-	/* 1: time waiting for I/O counts as busy (in-kernel: always 0). */
-	u32 io_is_busy __tunable_range(0, 1);
-	/* One step, in percent of the policy's maximum. */
-	u32 freq_step __tunable_range(1, 100) __tunable_unit("%");
-};
-
 #define DEF_FREQUENCY_UP_THRESHOLD	80
 #define DEF_FREQUENCY_DOWN_THRESHOLD	20
 #define DEF_FREQUENCY_STEP		5
 #define DEF_SAMPLING_DOWN_FACTOR	1
 #define MAX_SAMPLING_DOWN_FACTOR	10
+
+/* Tunables, per policy (sysfs: cpufreq/conservative/ or policyN/conservative/). */
+struct conservative_tunables {
+	/* Time between two load samples; 0 is max(2 ticks, transition delay). */
+	u32 sampling_rate __tunable_range(8000, 10000000) __tunable_unit("us")
+		__tunable_default_is(DBS_SAMPLING_RATE_DEFAULT_IS);
+	/* Load above which the frequency goes one step up. */
+	u32 up_threshold __tunable_range(1, 100) __tunable_unit("%")
+		__tunable_default(DEF_FREQUENCY_UP_THRESHOLD);
+	/* Load below which it goes one step down; below up_threshold. */
+	u32 down_threshold __tunable_range(1, 100) __tunable_unit("%")
+		__tunable_default(DEF_FREQUENCY_DOWN_THRESHOLD);
+	/* Samples between two looks at down_threshold. */
+	u32 sampling_down_factor __tunable_range(1, 10) __tunable_default(DEF_SAMPLING_DOWN_FACTOR);
+	/* 1: time spent in niced tasks counts as idle. */
+	u32 ignore_nice_load __tunable_range(0, 1) __tunable_default(0);
+	/* 1: time waiting for I/O counts as busy (in-kernel: always 0). */
+	u32 io_is_busy __tunable_range(0, 1) __tunable_default(0);
+	/* One step, in percent of the policy's maximum. */
+	u32 freq_step __tunable_range(1, 100) __tunable_unit("%")
+		__tunable_default(DEF_FREQUENCY_STEP);
+};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

@@ -23,17 +23,19 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Tunables, one entry per policy; 0 means the default (see cpufreq_bpf.h). */
-struct step_tunables {
-	/* Load above which the frequency goes one step up. */
-	u32 up_threshold __tunable_range(1, 100) __tunable_unit("%");
-	/* Load below which it goes one step down. */
-	u32 down_threshold __tunable_range(1, 100) __tunable_unit("%");
-};
-
 #define UP_THRESHOLD_DEFAULT	80
 #define DOWN_THRESHOLD_DEFAULT	30
 #define SAMPLE_PERIOD_US	10000	/* 10 ms between decisions */
+
+/* Tunables, one entry per policy; 0 means the default (see cpufreq_bpf.h). */
+struct step_tunables {
+	/* Load above which the frequency goes one step up. */
+	u32 up_threshold __tunable_range(1, 100) __tunable_unit("%")
+		__tunable_default(UP_THRESHOLD_DEFAULT);
+	/* Load below which it goes one step down. */
+	u32 down_threshold __tunable_range(1, 100) __tunable_unit("%")
+		__tunable_default(DOWN_THRESHOLD_DEFAULT);
+};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

@@ -32,46 +32,56 @@ char LICENSE[] SEC("license") = "GPL";
  */
 #define FREQ_LIST_LEN		16
 
-/* Tunables, per policy (sysfs: cpufreq/policyN/interactive/). */
-struct interactive_tunables {
-	/* The frequency a load burst jumps to; 0 is the policy's max. */
-	u32 hispeed_freq __tunable_range(1, 10000000) __tunable_unit("kHz");
-	/* Load at which to jump to hispeed_freq. */
-	u32 go_hispeed_load __tunable_range(1, 100) __tunable_unit("%");
-	/* Load to aim at, per frequency: lower means faster. */
-	u32 target_loads[FREQ_LIST_LEN] __tunable_freq_list
-		__tunable_range(1, 100) __tunable_unit("%");
-	/* Time at or above hispeed_freq before going higher, per frequency. */
-	u32 above_hispeed_delay[FREQ_LIST_LEN] __tunable_freq_list
-		__tunable_range(1, 10000000) __tunable_unit("us");
-	/* Time at a frequency before going below it. */
-	u32 min_sample_time __tunable_range(1, 10000000) __tunable_unit("us");
-	/* Sampling period while the CPUs are busy. */
-	u32 timer_rate __tunable_range(1000, 10000000) __tunable_unit("us");
-	/* Extra idle time before waking to lower a speed above the minimum; -1 never. */
-	u32 timer_slack __tunable_range(1, 4294967295) __tunable_unit("us");
-	/* 1: stay at hispeed_freq or above. */
-	u32 boost __tunable_range(0, 1);
-	/*
-	 * Non-zero: boost for boostpulse_duration.  The governor sets it back
-	 * to 0 once seen, so that the same value written again is a new pulse
-	 * (Android's power HAL writes 1 on every touch).
-	 */
-	u32 boostpulse __tunable_range(0, 4294967295);
-	u32 boostpulse_duration __tunable_range(1, 10000000) __tunable_unit("us");
-	/* 1: time waiting for I/O counts as busy. */
-	u32 io_is_busy __tunable_range(0, 1);
-};
-
 #define DEFAULT_GO_HISPEED_LOAD		99
 #define DEFAULT_TARGET_LOAD		90
 #define DEFAULT_TIMER_RATE		20000
 #define DEFAULT_ABOVE_HISPEED_DELAY	DEFAULT_TIMER_RATE
 #define DEFAULT_MIN_SAMPLE_TIME		80000
 #define DEFAULT_BOOSTPULSE_DURATION	DEFAULT_MIN_SAMPLE_TIME
-#define DEFAULT_TIMER_SLACK		(4 * DEFAULT_TIMER_RATE)
+/* The original's 4 * DEFAULT_TIMER_RATE, a number for its default tag. */
+#define DEFAULT_TIMER_SLACK		80000
+_Static_assert(DEFAULT_TIMER_SLACK == 4 * DEFAULT_TIMER_RATE, "timer_slack's default");
 #define TIMER_SLACK_NEVER		0xffffffffU	/* the original's -1 */
 #define TIME_MAX_US			10000000U	/* bounds of the time tunables */
+
+/* Tunables, per policy (sysfs: cpufreq/policyN/interactive/). */
+struct interactive_tunables {
+	/* The frequency a load burst jumps to; 0 is the policy's max. */
+	u32 hispeed_freq __tunable_range(1, 10000000) __tunable_unit("kHz")
+		__tunable_default_is("the policy's max");
+	/* Load at which to jump to hispeed_freq. */
+	u32 go_hispeed_load __tunable_range(1, 100) __tunable_unit("%")
+		__tunable_default(DEFAULT_GO_HISPEED_LOAD);
+	/* Load to aim at, per frequency: lower means faster. */
+	u32 target_loads[FREQ_LIST_LEN] __tunable_freq_list
+		__tunable_range(1, 100) __tunable_unit("%")
+		__tunable_default(DEFAULT_TARGET_LOAD);
+	/* Time at or above hispeed_freq before going higher, per frequency. */
+	u32 above_hispeed_delay[FREQ_LIST_LEN] __tunable_freq_list
+		__tunable_range(1, 10000000) __tunable_unit("us")
+		__tunable_default(DEFAULT_ABOVE_HISPEED_DELAY);
+	/* Time at a frequency before going below it. */
+	u32 min_sample_time __tunable_range(1, 10000000) __tunable_unit("us")
+		__tunable_default(DEFAULT_MIN_SAMPLE_TIME);
+	/* Sampling period while the CPUs are busy. */
+	u32 timer_rate __tunable_range(1000, 10000000) __tunable_unit("us")
+		__tunable_default(DEFAULT_TIMER_RATE);
+	/* Extra idle time before waking to lower a speed above the minimum; -1 never. */
+	u32 timer_slack __tunable_range(1, 4294967295) __tunable_unit("us")
+		__tunable_default(DEFAULT_TIMER_SLACK);
+	/* 1: stay at hispeed_freq or above. */
+	u32 boost __tunable_range(0, 1) __tunable_default(0);
+	/*
+	 * Non-zero: boost for boostpulse_duration.  The governor sets it back
+	 * to 0 once seen, so that the same value written again is a new pulse
+	 * (Android's power HAL writes 1 on every touch).
+	 */
+	u32 boostpulse __tunable_range(0, 4294967295) __tunable_default(0);
+	u32 boostpulse_duration __tunable_range(1, 10000000) __tunable_unit("us")
+		__tunable_default(DEFAULT_BOOSTPULSE_DURATION);
+	/* 1: time waiting for I/O counts as busy. */
+	u32 io_is_busy __tunable_range(0, 1) __tunable_default(0);
+};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

@@ -23,22 +23,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Tunables, per policy (sysfs: cpufreq/ondemand/ or policyN/ondemand/). */
-struct ondemand_tunables {
-	/* Time between two load samples; 0 is max(2 ticks, transition delay). */
-	u32 sampling_rate __tunable_range(8000, 10000000) __tunable_unit("us");
-	/* Load above which the policy goes to its maximum. */
-	u32 up_threshold __tunable_range(1, 100) __tunable_unit("%");
-	/* Sampling periods between samples while at the maximum. */
-	u32 sampling_down_factor __tunable_range(1, 100000);
-	/* 1: time spent in niced tasks counts as idle. */
-	u32 ignore_nice_load __tunable_range(0, 1);
-	/* 1: time waiting for I/O counts as busy (in-kernel: 1 on Intel CPUs). */
-	u32 io_is_busy __tunable_range(0, 1);
-	/* Per mille to take off every target frequency. */
-	u32 powersave_bias __tunable_range(1, 1000) __tunable_unit("permille");
-};
-
 /*
  * In-kernel, up_threshold is 95 where idle time is measured in
  * microseconds (NO_HZ, as bpf_cpufreq_cpu_idle_time_us()), 80 otherwise.
@@ -46,6 +30,25 @@ struct ondemand_tunables {
 #define DEF_FREQUENCY_UP_THRESHOLD	95
 #define DEF_SAMPLING_DOWN_FACTOR	1
 #define MAX_SAMPLING_DOWN_FACTOR	100000
+
+/* Tunables, per policy (sysfs: cpufreq/ondemand/ or policyN/ondemand/). */
+struct ondemand_tunables {
+	/* Time between two load samples; 0 is max(2 ticks, transition delay). */
+	u32 sampling_rate __tunable_range(8000, 10000000) __tunable_unit("us")
+		__tunable_default_is(DBS_SAMPLING_RATE_DEFAULT_IS);
+	/* Load above which the policy goes to its maximum. */
+	u32 up_threshold __tunable_range(1, 100) __tunable_unit("%")
+		__tunable_default(DEF_FREQUENCY_UP_THRESHOLD);
+	/* Sampling periods between samples while at the maximum. */
+	u32 sampling_down_factor __tunable_range(1, 100000)
+		__tunable_default(DEF_SAMPLING_DOWN_FACTOR);
+	/* 1: time spent in niced tasks counts as idle. */
+	u32 ignore_nice_load __tunable_range(0, 1) __tunable_default(0);
+	/* 1: time waiting for I/O counts as busy (in-kernel: 1 on Intel CPUs). */
+	u32 io_is_busy __tunable_range(0, 1) __tunable_default(0);
+	/* Per mille to take off every target frequency. */
+	u32 powersave_bias __tunable_range(1, 1000) __tunable_unit("permille") __tunable_default(0);
+};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

@@ -16,7 +16,8 @@
  *
  * Departures from the seed: max_freq is cpuinfo.max_freq rather than the
  * policy's max, because 6.12's frequency-invariant utilization is relative
- * to the top frequency (in the seed's era, to the policy max); every update
+ * to the top frequency (in the seed's era, to the policy max), and the
+ * current frequency where utilization is not frequency invariant; every update
  * requests the policy's largest request rather than only the CPU holding
  * it, so a request that drops is followed as soon as any CPU updates; and
  * the throttle restarts on an actual change only.
@@ -25,18 +26,22 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+#define THROTTLE_US_DEFAULT	50000	/* when the driver gives no latency */
+#define THROTTLE_US_MAX		10000000
+/* A driver's "latency unknown" (CPUFREQ_ETERNAL, -1 in cpuinfo's u32). */
+#define LATENCY_UNKNOWN		0xffffffffU
+/* The series' capacity_margin: 25% headroom, the tipping point at 80%. */
+#define CAPACITY_MARGIN_DEFAULT	1280
+
 /* Tunables, per policy (the seed had none; its constants are tunable here). */
 struct sched_tunables {
 	/* Minimum time between frequency changes. */
-	u32 throttle_us __tunable_range(1, 10000000) __tunable_unit("us");
+	u32 throttle_us __tunable_range(1, 10000000) __tunable_unit("us")
+		__tunable_default_is("the driver's transition latency, "
+				      __tunable_xstr(THROTTLE_US_DEFAULT) " us without one");
 	/* Requested capacity per unit of utilization, in 1024ths. */
-	u32 capacity_margin __tunable_range(1024, 4096);
+	u32 capacity_margin __tunable_range(1024, 4096) __tunable_default(CAPACITY_MARGIN_DEFAULT);
 };
-
-#define THROTTLE_US_DEFAULT	50000	/* when the driver gives no latency */
-#define THROTTLE_US_MAX		10000000
-/* The series' capacity_margin: 25% headroom, the tipping point at 80%. */
-#define CAPACITY_MARGIN_DEFAULT	1280
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -58,13 +63,31 @@ struct {
 	__type(value, struct sched_gov_data);
 } gov_data SEC(".maps");
 
-/* The throttle period: the driver's transition latency by default. */
+/*
+ * The throttle period: throttle_us when set, else the driver's transition
+ * latency as it gives it, in ns (CPPC and HWP parts report a few hundred),
+ * or THROTTLE_US_DEFAULT when it gives none or does not know it.
+ */
 static u64 throttle_nsec(struct cpufreq_policy *policy, const struct sched_tunables *t)
 {
-	u32 latency_us = policy->cpuinfo.transition_latency / NSEC_PER_USEC;
-	u32 def = latency_us ?: THROTTLE_US_DEFAULT;
+	u32 latency = policy->cpuinfo.transition_latency;
+	u32 throttle_us = tunable_or(t->throttle_us, 1, THROTTLE_US_MAX, 0);
 
-	return (u64)tunable_or(t->throttle_us, 1, THROTTLE_US_MAX, def) * NSEC_PER_USEC;
+	if (throttle_us)
+		return (u64)throttle_us * NSEC_PER_USEC;
+	if (!latency || latency == LATENCY_UNKNOWN)
+		return (u64)THROTTLE_US_DEFAULT * NSEC_PER_USEC;
+	return latency;
+}
+
+/*
+ * What a capacity of SCHED_CAPACITY_SCALE stands for: the top frequency
+ * when utilization is frequency invariant, else the current one, which
+ * utilization is then relative to.
+ */
+static u32 capacity_freq(struct cpufreq_policy *policy)
+{
+	return bpf_cpufreq_freq_invariant() ? policy->cpuinfo.max_freq : policy->cur;
 }
 
 /* The capacity @cpu asks for: its CFS utilization plus headroom. */
@@ -96,7 +119,7 @@ void BPF_PROG(sched_update, struct cpufreq_policy *policy, s32 cpu, u64 time, u3
 			capacity_max = capacity;
 	}
 
-	freq = bpf_cpufreq_resolve_freq(policy, (capacity_max * policy->cpuinfo.max_freq) >>
+	freq = bpf_cpufreq_resolve_freq(policy, (capacity_max * capacity_freq(policy)) >>
 						SCHED_CAPACITY_SHIFT);
 	if (freq == gd->freq)
 		return;

@@ -28,7 +28,8 @@ char LICENSE[] SEC("license") = "GPL";
 /* Tunables, per policy (sysfs: cpufreq/policyN/schedutil/). */
 struct schedutil_tunables {
 	/* Minimum time between two frequency changes. */
-	u32 rate_limit_us __tunable_range(1, 10000000) __tunable_unit("us");
+	u32 rate_limit_us __tunable_range(1, 10000000) __tunable_unit("us")
+		__tunable_default_is("the driver's transition delay");
 };
 
 /* 0 means the default: the driver's transition delay, as in-kernel. */

@@ -164,6 +164,17 @@ static __always_inline u32 policy_id(const struct cpufreq_policy *policy)
 #define __tunable_unit(unit) __attribute__((btf_decl_tag("unit:" unit)))
 /* A u32 array holding interactive's "load freq:load ..." lists, 0-ended. */
 #define __tunable_freq_list __attribute__((btf_decl_tag("format:freq_list")))
+/*
+ * What 0 stands for, so that the loader shows it without loading the
+ * object: __tunable_default(DEFAULT_X) with the very #define the code
+ * applies, expanded to a plain number ("default:40000"; an expression such
+ * as (4 * X) stays text), or __tunable_default_is("text") for a default
+ * that depends on the hardware ("default_is:the policy's max").
+ */
+#define __tunable_str(x) #x
+#define __tunable_xstr(x) __tunable_str(x)
+#define __tunable_default(v) __attribute__((btf_decl_tag("default:" __tunable_xstr(v))))
+#define __tunable_default_is(text) __attribute__((btf_decl_tag("default_is:" text)))
 
 /*
  * @val when within [@min, @max], else @def: a tunable whose kernel store

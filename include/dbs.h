@@ -21,6 +21,7 @@
  * The sampling_rate tunable: at least two ticks, and by default the
  * driver's transition delay if that is longer, as cpufreq_dbs_governor_init().
  */
+#define DBS_SAMPLING_RATE_DEFAULT_IS	"max(2 ticks, the driver's transition delay)"
 static __always_inline u32 dbs_sampling_rate(struct cpufreq_policy *policy, u32 val)
 {
 	u32 def = bpf_cpufreq_transition_delay_us(policy);

@@ -17,7 +17,7 @@ _cpufreq_bpf_governors()
 _cpufreq_bpf()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local commands="list load unload switch upgrade tune status shadow boot help version"
+	local commands="list load unload switch upgrade tune status shadow info boot help version"
 	local cmd="" opts="" nargs=0 i
 
 	for ((i = 1; i < COMP_CWORD; i++)); do
@@ -28,7 +28,8 @@ _cpufreq_bpf()
 		esac
 	done
 	if [ -z "$cmd" ]; then
-		COMPREPLY=($(compgen -W "$commands -v --verbose -h --help -V --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "$commands -v --verbose -j --json -p --pretty -h --help \
+			-V --version" -- "$cur"))
 		return
 	fi
 	case $prev in
@@ -52,7 +53,7 @@ _cpufreq_bpf()
 	switch | tune) opts="--policy --cpu" ;;
 	status) opts="--policy --cpu --json --watch --interval" ;;
 	shadow) opts="--policy --cpu --duration --json" ;;
-	boot) opts="--config" ;;
+	boot) opts="--config --check" ;;
 	esac
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$opts --help" -- "$cur"))
@@ -61,10 +62,10 @@ _cpufreq_bpf()
 	case $cmd in
 	help)
 		[ $nargs -eq 0 ] && COMPREPLY=($(compgen -W "$commands" -- "$cur")) ;;
-	load | list)
+	load | list | info)
 		if [[ $cur == */* ]]; then
 			COMPREPLY=($(compgen -f -- "$cur"))
-		elif [ "$cmd" = load ] && [ $nargs -eq 0 ]; then
+		elif [ "$cmd" != list ] && [ $nargs -eq 0 ]; then
 			COMPREPLY=($(compgen -W "$(_cpufreq_bpf_governors)" -- "$cur"))
 		fi ;;
 	upgrade)

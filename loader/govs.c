@@ -232,9 +232,72 @@ static bool resolve(const char *name, bool (*known)(const char *), char *out, si
 	return false;
 }
 
+/*
+ * What a check (boot --check) would have loaded by now: later lines that
+ * name these governors are checked against their objects.
+ */
+static struct planned {
+	char name[GOV_NAME_LEN + 1];
+	char path[4096];
+} planned[MAX_POLICIES];
+static int nr_planned;
+
+static const struct planned *planned_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr_planned; i++)
+		if (!strcmp(planned[i].name, name))
+			return &planned[i];
+	return NULL;
+}
+
+static bool gov_planned(const char *name)
+{
+	return planned_find(name);
+}
+
+static int plan(const struct gov_object *go)
+{
+	struct planned *p;
+
+	if (gov_planned(go->name))
+		return EXIT_OK;
+	if (nr_planned == MAX_POLICIES)
+		return fail(EXIT_USAGE, "more than %d governors", MAX_POLICIES);
+	p = &planned[nr_planned++];
+	snprintf(p->name, sizeof(p->name), "%s", go->name);
+	snprintf(p->path, sizeof(p->path), "%s", go->path);
+	return EXIT_OK;
+}
+
+/* A planned governor's tunables, from its object: -ENOENT when none. */
+int gov_planned_tunables(const char *name, struct layout *layout, __u32 *entries)
+{
+	const struct planned *p = planned_find(name);
+	struct gov_object go;
+	int err;
+
+	if (!p || object_open(p->path, NULL, &go))
+		return -ENOENT;
+	err = go.tunables ? layout_from_btf(bpf_object__btf(go.obj),
+					    bpf_map__btf_value_type_id(go.tunables), layout) :
+			    -ENOENT;
+	if (!err)
+		*entries = bpf_map__max_entries(go.tunables);
+	gov_object_close(&go);
+	return err;
+}
+
 static bool bpf_governor_loaded(const char *name)
 {
-	return gov_pinned(name) || bpf_governor_registered(name);
+	return gov_pinned(name) || bpf_governor_registered(name) || gov_planned(name);
+}
+
+/* Loaded by cpufreq-bpf, or by an earlier line of a check. */
+static bool gov_ours(const char *name)
+{
+	return gov_pinned(name) || gov_planned(name);
 }
 
 /* A registered or pinned BPF governor under any spelling of @name. */
@@ -285,15 +348,42 @@ int policies_check(const struct policy_set *set, const struct policy_info *p, in
 	return EXIT_OK;
 }
 
-/* Puts the policies of @set on @governor, telling where each came from. */
-static int switch_policies(const char *governor, const struct policy_set *set)
+/* "policyN: FROM -> TO", or {"policy", "from", "to"} in a JSON array. */
+static void report_move(int policy, const char *from, const char *to)
+{
+	if (!json_on()) {
+		printf("policy%d: %s -> %s\n", policy, from, to);
+		return;
+	}
+	json_object_start();
+	json_field_int("policy", policy);
+	json_field_str("from", from);
+	json_field_str("to", to);
+	json_object_end();
+}
+
+/*
+ * Checks @set against the live policies, then, unless @dry, puts them on
+ * @governor (@bpf when it is one), telling where each came from; in JSON,
+ * as the elements of a "policies" array.
+ */
+static int switch_policies(const char *governor, bool bpf, const struct policy_set *set,
+			   bool dry)
 {
 	struct policy_info *p;
 	int n = policies_read(CPUFREQ_DIR, &p), i, err, ret;
 
 	if (n < 0)
 		return fail(EXIT_FAIL, "cannot read cpufreq policies: %s", strerror(-n));
-	ret = policies_check(set, p, n, governor, bpf_governor_registered(governor));
+	ret = policies_check(set, p, n, governor, bpf);
+	if (dry) {
+		free(p);
+		return ret;
+	}
+	if (json_on()) {
+		json_key("policies");
+		json_array_start();
+	}
 	for (i = 0; i < n && !ret; i++) {
 		if (!policy_in_set(set, p[i].id))
 			continue;
@@ -302,8 +392,10 @@ static int switch_policies(const char *governor, const struct policy_set *set)
 			ret = fail(EXIT_FAIL, "policy%d: cannot switch to %s: %s", p[i].id,
 				   governor, strerror(-err));
 		else
-			printf("policy%d: %s -> %s\n", p[i].id, p[i].governor, governor);
+			report_move(p[i].id, p[i].governor, governor);
 	}
+	if (json_on())
+		json_array_end();
 	free(p);
 	return ret;
 }
@@ -360,11 +452,8 @@ static int write_tunables(struct gov_object *go, const void *value)
 /* Loads @go into the kernel, or says why it cannot be.  An exit code. */
 static int gov_object_load(struct gov_object *go)
 {
-	int err, ret;
+	int err;
 
-	ret = kconfig_preflight(go->obj, go->name);
-	if (ret)
-		return ret;
 	err = bpf_object__load(go->obj);
 	if (err)
 		return fail(EXIT_FAIL, "%s: the kernel refused the object: %s%s", go->path,
@@ -372,32 +461,26 @@ static int gov_object_load(struct gov_object *go)
 	return EXIT_OK;
 }
 
-/* Loads, writes tunables, registers and pins into @tmp; see the top. */
-static int load_into(struct gov_object *go, const struct load_request *req, const char *tmp)
+/* Loads, writes the @value of tunables, registers and pins into @tmp; see the top. */
+static int load_into(struct gov_object *go, const void *value, const char *tmp)
 {
 	struct bpf_link *link;
-	void *value;
 	char path[512];
 	int ret, err;
 
-	ret = parse_sets(go, req, &value);
-	if (ret)
-		goto out;
 	if (go->tunables) {
 		snprintf(path, sizeof(path), "%s/tunables", tmp);
 		bpf_map__set_pin_path(go->tunables, path);
 	}
 	ret = gov_object_load(go) ?: (value ? write_tunables(go, value) : EXIT_OK);
 	if (ret)
-		goto out;
+		return ret;
 
 	link = bpf_map__attach_struct_ops(go->ops);
-	if (!link) {
-		ret = errno == EEXIST ?
-		      fail(EXIT_EXISTS, "a governor named %s is already registered", go->name) :
-		      fail(EXIT_FAIL, "registering %s: %s", go->name, libbpf_error(errno));
-		goto out;
-	}
+	if (!link)
+		return errno == EEXIST ?
+		       fail(EXIT_EXISTS, "a governor named %s is already registered", go->name) :
+		       fail(EXIT_FAIL, "registering %s: %s", go->name, libbpf_error(errno));
 	snprintf(path, sizeof(path), "%s/link", tmp);
 	err = bpf_link__pin(link, path);
 	/* Pinned or not, our descriptor goes: the pin holds the governor now. */
@@ -406,32 +489,40 @@ static int load_into(struct gov_object *go, const struct load_request *req, cons
 		ret = fail(EXIT_FAIL, "pinning %s: %s", path, libbpf_error(err));
 	else
 		pin_restrict(tmp);
-out:
-	free(value);
 	return ret;
 }
 
-int gov_load(const struct load_request *req)
+/*
+ * Everything a load needs, checked before anything is created: the
+ * configuration the object reads, its --set values (into @value), the
+ * policies, and its name, which must be free unless the request takes the
+ * governor loaded already.
+ */
+static int load_validate(struct gov_object *go, const struct load_request *req, void **value)
 {
-	struct gov_object go;
-	char tmp[256];
+	int ret;
+
+	ret = parse_sets(go, req, value) ?: kconfig_preflight(go->obj, go->name) ?:
+	      switch_policies(go->name, true, &req->policies, true);
+	if (ret || (req->reapply && gov_ours(go->name)))
+		return ret;
+	return name_free(go->name);
+}
+
+/* Loads and pins @go, with the tunables @value, then switches its policies. */
+static int load_new(struct gov_object *go, const struct load_request *req, const void *value,
+		    const char *tmp)
+{
 	int ret, err;
 
-	pin_tmp_dir("load", tmp, sizeof(tmp));
-	ret = gov_object_open(req->what, tmp, &go);
-	if (ret)
-		return ret;
 	err = pin_tmp_create(tmp);
-	if (err) {
-		gov_object_close(&go);
+	if (err)
 		return fail(EXIT_FAIL, "%s: %s", tmp, strerror(-err));
-	}
-	ret = name_free(go.name) ?: load_into(&go, req, tmp);
-	gov_object_close(&go);
+	ret = load_into(go, value, tmp);
 	if (!ret) {
-		err = pin_dir_publish(tmp, go.name);
+		err = pin_dir_publish(tmp, go->name);
 		if (err)
-			ret = fail(EXIT_FAIL, "publishing %s/%s: %s", PIN_ROOT, go.name,
+			ret = fail(EXIT_FAIL, "publishing %s/%s: %s", PIN_ROOT, go->name,
 				   strerror(-err));
 	}
 	if (ret) {
@@ -439,32 +530,104 @@ int gov_load(const struct load_request *req)
 		pin_dir_remove(tmp);
 		return ret;
 	}
-	printf("loaded %s from %s, pinned in %s/%s\n", go.name, go.path, PIN_ROOT, go.name);
+	if (json_on()) {
+		char pinned[256];
 
+		pin_dir(go->name, pinned, sizeof(pinned));
+		json_object_start();
+		json_field_str("loaded", go->name);
+		json_field_str("path", go->path);
+		json_field_str("pinned", pinned);
+	} else {
+		printf("loaded %s from %s, pinned in %s/%s\n", go->name, go->path, PIN_ROOT,
+		       go->name);
+	}
 	if (!set_empty(&req->policies)) {
-		ret = switch_policies(go.name, &req->policies);
+		ret = switch_policies(go->name, true, &req->policies, false);
 		if (ret) {
-			gov_unload(go.name);
+			gov_unload(go->name);
 			return ret;
 		}
+	} else if (json_on()) {
+		json_key("policies");
+		json_array_start();
+		json_array_end();
 	}
+	if (json_on())
+		json_object_end();
 	return EXIT_OK;
 }
 
-/* Where each policy that ran @governor before the unload (@before) went. */
+/*
+ * A governor loaded already (by boot): its line's tunables and policies
+ * again.  In JSON, tune's document, then switch's.
+ */
+static int load_again(const struct gov_object *go, const struct load_request *req)
+{
+	int ret = EXIT_OK;
+
+	if (!json_on())
+		printf("%s is loaded already: applying its tunables and policies\n", go->name);
+	if (req->nr_sets)
+		ret = gov_tune(go->name, req->sets, req->nr_sets, -1, false);
+	if (ret || set_empty(&req->policies))
+		return ret;
+	if (json_on()) {
+		json_object_start();
+		json_field_str("governor", go->name);
+	}
+	ret = switch_policies(go->name, true, &req->policies, false);
+	if (json_on())
+		json_object_end();
+	return ret;
+}
+
+int gov_load(const struct load_request *req)
+{
+	struct gov_object go;
+	void *value;
+	char tmp[256];
+	int ret;
+
+	pin_tmp_dir("load", tmp, sizeof(tmp));
+	ret = gov_object_open(req->what, tmp, &go);
+	if (ret)
+		return ret;
+	ret = load_validate(&go, req, &value);
+	if (!ret && req->check)
+		ret = plan(&go);
+	else if (!ret && gov_pinned(go.name))
+		ret = load_again(&go, req);
+	else if (!ret)
+		ret = load_new(&go, req, value, tmp);
+	free(value);
+	gov_object_close(&go);
+	return ret;
+}
+
+/*
+ * Where each policy that ran @governor before the unload (@before) went;
+ * in JSON, a "policies" array.
+ */
 static void report_returned(const struct policy_info *before, int n, const char *governor)
 {
 	struct policy_info *now;
 	int m = policies_read(CPUFREQ_DIR, &now), i, j = 0;
 
+	if (json_on()) {
+		json_key("policies");
+		json_array_start();
+	}
 	for (i = 0; i < n; i++) {
 		if (strcmp(before[i].governor, governor))
 			continue;
 		while (j < m && now[j].id < before[i].id)
 			j++;
 		if (j < m && now[j].id == before[i].id)
-			printf("policy%d: %s -> %s\n", now[j].id, governor, now[j].governor);
+			report_move(now[j].id, governor, now[j].governor);
 	}
+	if (json_on())
+		json_array_end();
 	free(now);
 }
 
@@ -497,6 +660,11 @@ int gov_unload(const char *name)
 		close(fd);
 	if (err) {
 		ret = fail(EXIT_FAIL, "removing %s: %s", dir, strerror(-err));
+	} else if (json_on()) {
+		json_object_start();
+		json_field_str("unloaded", gov);
+		report_returned(before, n, gov);
+		json_object_end();
 	} else {
 		printf("unloaded %s\n", gov);
 		report_returned(before, n, gov);
@@ -505,19 +673,39 @@ int gov_unload(const char *name)
 	return ret;
 }
 
+static bool governor_offered(const char *name)
+{
+	return governor_available(name) || gov_planned(name);
+}
+
 /* A governor cpufreq offers, BPF or in-kernel, under any spelling of @name. */
 static int resolve_any_governor(const char *name, char *out, size_t len)
 {
-	if (resolve(name, governor_available, out, len))
+	if (resolve(name, governor_offered, out, len))
 		return EXIT_OK;
 	return fail(EXIT_NOTFOUND, "no governor '%s' available (see: cpufreq-bpf list)", name);
 }
 
-int gov_switch(const char *name, const struct policy_set *set)
+/* In JSON: {"governor", "policies": [{"policy", "from", "to"}...]}. */
+int gov_switch(const char *name, const struct policy_set *set, bool check)
 {
 	char gov[GOV_NAME_LEN + 1];
+	int ret = resolve_any_governor(name, gov, sizeof(gov));
+	bool bpf;
 
-	return resolve_any_governor(name, gov, sizeof(gov)) ?: switch_policies(gov, set);
+	if (ret)
+		return ret;
+	bpf = bpf_governor_registered(gov) || gov_planned(gov);
+	if (check)
+		return switch_policies(gov, bpf, set, true);
+	if (json_on()) {
+		json_object_start();
+		json_field_str("governor", gov);
+	}
+	ret = switch_policies(gov, bpf, set, false);
+	if (json_on())
+		json_object_end();
+	return ret;
 }
 
 /* New tunables from the loaded governor's, field by field. */
@@ -599,7 +787,7 @@ static void replace_pins(const char *dir, struct gov_object *go)
 	}
 }
 
-int gov_upgrade(const char *name, const char *path)
+int gov_upgrade(const char *name, const char *path, bool check)
 {
 	char gov[GOV_NAME_LEN + 1], dir[256], tmp[256], pin[300];
 	struct gov_object go;
@@ -608,19 +796,19 @@ int gov_upgrade(const char *name, const char *path)
 	ret = gov_resolve_loaded(name, gov, sizeof(gov));
 	if (ret)
 		return ret;
-	if (!gov_pinned(gov))
+	if (!gov_ours(gov))
 		return fail(EXIT_NOTFOUND, "%s was not loaded by cpufreq-bpf", gov);
 	pin_tmp_dir("upgrade", tmp, sizeof(tmp));
 	ret = gov_object_open(path, tmp, &go);
 	if (ret)
 		return ret;
+	ret = strcmp(go.name, gov) ? fail(EXIT_USAGE, "%s registers %s, not %s", path, go.name, gov) :
+				     kconfig_preflight(go.obj, go.name);
+	if (ret || check)
+		goto out;
 	err = pin_tmp_create(tmp);
 	if (err) {
 		ret = fail(EXIT_FAIL, "%s: %s", tmp, strerror(-err));
-		goto out;
-	}
-	if (strcmp(go.name, gov)) {
-		ret = fail(EXIT_USAGE, "%s registers %s, not %s", path, go.name, gov);
 		goto out;
 	}
 	if (go.tunables) {
@@ -649,7 +837,16 @@ int gov_upgrade(const char *name, const char *path)
 	}
 	pin_restrict(tmp);
 	replace_pins(dir, &go);
-	printf("upgraded %s in place from %s; %d tunables carried over\n", gov, path, carried);
+	if (json_on()) {
+		json_object_start();
+		json_field_str("upgraded", gov);
+		json_field_str("path", go.path);
+		json_field_int("carried", carried);
+		json_object_end();
+	} else {
+		printf("upgraded %s in place from %s; %d tunables carried over\n", gov, path,
+		       carried);
+	}
 out:
 	gov_object_close(&go);
 	pin_dir_remove(tmp);

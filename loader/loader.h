@@ -35,13 +35,33 @@ int kconfig_preflight(struct bpf_object *obj, const char *name);
 
 /* util.c */
 int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fail_context(const char *where);
 void set_verbose(bool on);
 bool verbose(void);
 int parse_u64(const char *s, __u64 *val);
 int parse_millis(const char *s, __u64 *ms);
 bool can_access(const char *path, int mode);
 const char *libbpf_error(int err);
-void json_string(FILE *f, const char *s);
+
+/* json.c: the JSON writer of -j and -p; documents go out at json_commit(). */
+void json_init(FILE *out, bool pretty);
+bool json_on(void);
+void json_object_start(void);
+void json_object_end(void);
+void json_array_start(void);
+void json_array_end(void);
+void json_key(const char *key);
+void json_str(const char *s);
+void json_int(long long v);
+void json_uint(unsigned long long v);
+void json_float(double v, int decimals);
+void json_bool(bool v);
+void json_null(void);
+void json_field_str(const char *key, const char *s);
+void json_field_int(const char *key, long long v);
+void json_field_uint(const char *key, unsigned long long v);
+void json_field_bool(const char *key, bool v);
+void json_commit(bool keep);
 
 /*
  * A set of policy ids, as given by --policy LIST|all.  A LIST is shorter
@@ -79,6 +99,10 @@ struct field {
 	bool has_range;
 	__s64 min, max;
 	char unit[16];
+	/* What 0 stands for, from the object's default tag, when it has one. */
+	bool has_default;	/* default_value holds it */
+	__s64 default_value;
+	char default_text[128];	/* or this says it, when not a number */
 };
 
 struct layout {
@@ -96,6 +120,9 @@ int field_format(const struct field *f, const void *value, char *buf, size_t len
 int parse_assignment(const struct layout *layout, const char *arg, void *value);
 void layout_carry(const struct layout *from, const void *old_value,
 		  const struct layout *to, void *new_value);
+void field_json_value(const struct field *f, const void *value);
+void field_json(const struct field *f, const void *value, const char *what);
+int field_default_format(const struct field *f, char *buf, size_t len);
 
 /* sysfs.c: cpufreq policies and the framework's debugfs files. */
 struct policy_info {
@@ -139,7 +166,7 @@ int bpf_governors_list(char names[][GOV_NAME_LEN + 1], int max);
 int last_exit_reason(const char *governor, char *buf, size_t len);
 
 /* shadow.c: a loaded governor in shadow of a policy's, compared. */
-int cmd_shadow(const char *name, int policy, unsigned int duration_s, bool json);
+int cmd_shadow(const char *name, int policy, unsigned int duration_s);
 
 /* bpffs.c: /sys/fs/bpf/cpufreq/<governor>/{link,tunables,...} */
 #define BPFFS_DIR	"/sys/fs/bpf"
@@ -182,12 +209,19 @@ struct load_request {
 	struct policy_set policies;	/* to switch; none when mask 0 and !all */
 	char **sets;			/* field=value */
 	int nr_sets;
+	bool check;			/* validate only: nothing registered or written */
+	bool reapply;			/* loaded already: apply sets and policies again */
 };
 
+/*
+ * Each command validates its arguments and targets before it changes
+ * anything; with check true (boot --check) it stops there.
+ */
 int gov_load(const struct load_request *req);
 int gov_unload(const char *name);
-int gov_upgrade(const char *name, const char *path);
-int gov_switch(const char *name, const struct policy_set *set);
+int gov_upgrade(const char *name, const char *path, bool check);
+int gov_switch(const char *name, const struct policy_set *set, bool check);
+int gov_planned_tunables(const char *name, struct layout *layout, __u32 *entries);
 int policies_check(const struct policy_set *set, const struct policy_info *p, int n,
 		   const char *governor, bool bpf);
 
@@ -197,15 +231,20 @@ int tunables_apply(int fd, __u32 entries, const struct layout *layout,
 		   char **assignments, int n, int policy);
 int report_assignment(const struct layout *layout, const char *arg, int err);
 int parse_assignments(const struct layout *layout, char **assign, int n, void *value);
-int gov_tune(const char *name, char **args, int n, int policy);
+void field_print(const struct field *f, const void *value, const char *prefix,
+		 bool annotate);
+int gov_tune(const char *name, char **args, int n, int policy, bool check);
 
 /* status.c */
 int cmd_list(char **paths, int nr_paths);
-int cmd_status(const char *name, const struct policy_set *set, bool json,
-	       unsigned int interval_ms);
+int cmd_status(const char *name, const struct policy_set *set, unsigned int interval_ms);
+
+/* info.c: a governor object described without loading it. */
+int cmd_info(const char *what);
 
 /* config.c: /etc/cpufreq-bpf.conf */
 #define DEFAULT_CONFIG	"/etc/cpufreq-bpf.conf"
+#define CONFIG_LINE_MAX	1023	/* bytes, without the newline */
 int split_words(char *line, char **words, int max);
 int config_run(const char *path, int (*run)(int argc, char **argv));
 

@@ -17,7 +17,7 @@
 #endif
 
 static const char usage_head[] =
-"usage: cpufreq-bpf [-v] COMMAND [ARGS]\n"
+"usage: cpufreq-bpf [-v] [-j|-p] COMMAND [ARGS]\n"
 "       cpufreq-bpf COMMAND --help | help [COMMAND] | version\n"
 "\n";
 
@@ -25,16 +25,18 @@ static const char usage_tail[] =
 "  help [COMMAND]                        every command's synopsis, or one command's\n"
 "  version                               the loader's version and libbpf's\n"
 "\n"
+"-v shows libbpf's messages; -j (--json) prints each command's result as one\n"
+"JSON document, -p (--pretty) indented; errors stay one line on stderr.\n"
 "NAME is a shipped governor: its object's stem (conservative), the name it\n"
 "registers (bpf_conserv) or that name's short form (conserv).  LIST is policy\n"
 "ids: 0,2 or 0-3 or all; --cpu CPUS takes CPU ids in that form instead and\n"
 "selects the policies those CPUs belong to.\n"
 "Numbers are decimal, or hex after 0x: 010 is ten.\n"
 "Pins live in " PIN_ROOT "/<governor>/.\n"
-"Every command but list, help and version needs root (CAP_BPF, CAP_PERFMON\n"
-"and CAP_DAC_OVERRIDE; CAP_SYS_ADMIN stands for the first two); every one but\n"
-"help and version a kernel with the cpufreq-bpf series.  Those that pin or\n"
-"read pins mount bpffs on " BPFFS_DIR " when it is not.\n"
+"Every command but list, info, help and version needs root (CAP_BPF,\n"
+"CAP_PERFMON and CAP_DAC_OVERRIDE; CAP_SYS_ADMIN stands for the first two);\n"
+"every one but info, help and version a kernel with the cpufreq-bpf series.\n"
+"Those that pin or read pins mount bpffs on " BPFFS_DIR " when it is not.\n"
 "\n"
 "exit status: 0 ok, 1 the kernel or system refused, 2 bad usage, field or value,\n"
 "3 no such governor, object, policy or CPU, 4 not root (missing capabilities),\n"
@@ -72,6 +74,7 @@ static const struct option policy_opts[] = {
 	{ "duration", required_argument, NULL, 'd' },
 	{ "cpu", required_argument, NULL, 'u' },
 	{ "interval", required_argument, NULL, 'i' },
+	{ "check", no_argument, NULL, 'k' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -82,7 +85,7 @@ struct cmd_opts {
 	const char *cpu_arg;	/* --cpu, turned into policies */
 	char *sets[64];
 	int nr_sets;
-	bool json, watch, all;
+	bool json, watch, all, check;
 	const char *config;
 	__u64 duration;
 	__u64 interval_ms;	/* status --watch --interval */
@@ -155,10 +158,11 @@ static int parse_cmd(int argc, char **argv, const char *accepted, struct cmd_opt
 				return usage("too many --set");
 			o->sets[o->nr_sets++] = optarg;
 			break;
-		case 'j': o->json = true; break;
+		case 'j': o->json = true; break;	/* as -j before the command */
 		case 'w': o->watch = true; break;
 		case 'c': o->config = optarg; break;
 		case 'a': o->all = true; break;
+		case 'k': o->check = true; break;
 		case 'd':
 			if (parse_u64(optarg, &o->duration) || !o->duration ||
 			    o->duration > 24 * 3600)
@@ -199,6 +203,14 @@ static int ready(struct cmd_opts *o, const char *cmd)
 	return command_ready(cmd) ?: cpus_to_policies(o);
 }
 
+/*
+ * While boot runs a config file: whether it only checks the lines, and
+ * that a load finding its governor loaded applies the line again.
+ */
+static struct {
+	bool running, check;
+} boot;
+
 static int cmd_load(int argc, char **argv)
 {
 	struct cmd_opts o;
@@ -212,9 +224,12 @@ static int cmd_load(int argc, char **argv)
 	req.policies = o.policies;
 	req.sets = o.sets;
 	req.nr_sets = o.nr_sets;
+	req.check = boot.check;
+	req.reapply = boot.running;
 	return gov_load(&req);
 }
 
+/* unload --all: in JSON, a list of what unload NAME prints. */
 static int cmd_unload(int argc, char **argv)
 {
 	char names[MAX_POLICIES][GOV_NAME_LEN + 1];
@@ -232,8 +247,12 @@ static int cmd_unload(int argc, char **argv)
 	if (!o.all)
 		return gov_unload(o.args[0]);
 	n = pinned_governors(names, MAX_POLICIES);
+	if (json_on())
+		json_array_start();
 	for (i = 0; i < n; i++)
 		ret = gov_unload(names[i]) ?: ret;
+	if (json_on())
+		json_array_end();
 	return ret;
 }
 
@@ -247,7 +266,7 @@ static int cmd_switch(int argc, char **argv)
 		return ret;
 	if (!o.policy_arg)
 		o.policies.all = true;
-	return gov_switch(o.args[0], &o.policies);
+	return gov_switch(o.args[0], &o.policies, boot.check);
 }
 
 static int cmd_upgrade(int argc, char **argv)
@@ -258,7 +277,7 @@ static int cmd_upgrade(int argc, char **argv)
 	ret = parse_cmd(argc, argv, "", &o, 2, 2) ?: ready(&o, argv[0]);
 	if (ret)
 		return ret;
-	return gov_upgrade(o.args[0], o.args[1]);
+	return gov_upgrade(o.args[0], o.args[1], boot.check);
 }
 
 /* The one policy id of --policy or --cpu, or -1 after reporting why not. */
@@ -300,7 +319,7 @@ static int cmd_tune(int argc, char **argv)
 	      one_policy_ready(&o, argv[0], false, &policy);
 	if (ret)
 		return ret;
-	return gov_tune(o.args[0], o.args + 1, o.nr_args - 1, policy);
+	return gov_tune(o.args[0], o.args + 1, o.nr_args - 1, policy, boot.check);
 }
 
 static int cmd_status_args(int argc, char **argv)
@@ -311,8 +330,10 @@ static int cmd_status_args(int argc, char **argv)
 	ret = parse_cmd(argc, argv, "jwipu", &o, 0, 1) ?: ready(&o, argv[0]);
 	if (ret)
 		return ret;
+	if (o.json && !json_on())
+		json_init(stdout, false);
 	return cmd_status(o.nr_args ? o.args[0] : NULL, o.policy_arg ? &o.policies : NULL,
-			  o.json, o.watch ? (o.interval_ms ?: 1000) : 0);
+			  o.watch ? (o.interval_ms ?: 1000) : 0);
 }
 
 static int cmd_list_args(int argc, char **argv)
@@ -335,20 +356,42 @@ static int cmd_shadow_args(int argc, char **argv)
 	      one_policy_ready(&o, argv[0], true, &policy);
 	if (ret)
 		return ret;
-	return cmd_shadow(o.args[0], policy, o.duration, o.json);
+	if (o.json && !json_on())
+		json_init(stdout, false);
+	return cmd_shadow(o.args[0], policy, o.duration);
+}
+
+/* info only reads an object file: it needs neither privileges nor the series. */
+static int cmd_info_args(int argc, char **argv)
+{
+	struct cmd_opts o;
+	int ret;
+
+	ret = parse_cmd(argc, argv, "", &o, 1, 1);
+	if (ret)
+		return ret;
+	return cmd_info(o.args[0]);
 }
 
 static int run_command(int argc, char **argv);
 
 static int cmd_boot(int argc, char **argv)
 {
+	const char *path;
 	struct cmd_opts o;
 	int ret;
 
-	ret = parse_cmd(argc, argv, "c", &o, 0, 0) ?: ready(&o, argv[0]);
+	ret = parse_cmd(argc, argv, "ck", &o, 0, 0) ?: ready(&o, argv[0]);
 	if (ret)
 		return ret;
-	return config_run(o.config ? o.config : DEFAULT_CONFIG, run_command);
+	path = o.config ? o.config : DEFAULT_CONFIG;
+	boot.running = true;
+	boot.check = o.check;
+	ret = config_run(path, run_command);
+	boot.running = boot.check = false;
+	if (!ret && o.check)
+		printf("%s: every line is valid\n", path);
+	return ret;
 }
 
 /* What a command needs, checked once its command line is parsed. */
@@ -394,8 +437,14 @@ static const struct command {
 	  "shadow NAME --policy N|--cpu CPUS [--duration S] [--json]\n"
 	  "                                        run a loaded governor in shadow of policy N's\n"
 	  "                                        for S seconds (or until Ctrl-C), compare them\n" },
+	{ "info", cmd_info_args, 0,
+	  "info NAME|PATH                        a governor object's name, ops, flags and\n"
+	  "                                        tunables with units, ranges and defaults,\n"
+	  "                                        without loading it\n" },
 	{ "boot", cmd_boot, NEEDS_PRIV | NEEDS_BPFFS,
-	  "boot [--config FILE]                  run the commands of FILE (" DEFAULT_CONFIG ")\n" },
+	  "boot [--config FILE] [--check]        run the commands of FILE (" DEFAULT_CONFIG "),\n"
+	  "                                        a loaded governor's line again; --check:\n"
+	  "                                        only validate each line, change nothing\n" },
 };
 
 static const struct command *find_command(const char *name)
@@ -469,13 +518,20 @@ static int command_ready(const char *name)
 	return EXIT_OK;
 }
 
+/*
+ * Runs one command; under -j its JSON document goes out when it succeeds,
+ * and is dropped when it fails midway, its error being on stderr.
+ */
 static int run_command(int argc, char **argv)
 {
 	const struct command *cmd = find_command(argv[0]);
+	int ret;
 
 	if (!cmd)
 		return usage("unknown command '%s'", argv[0]);
-	return cmd->fn(argc, argv);
+	ret = cmd->fn(argc, argv);
+	json_commit(ret == EXIT_OK);
+	return ret;
 }
 
 /* help [COMMAND]: every command's lines, or one command's. */
@@ -498,10 +554,19 @@ static int cmd_help(const char *name)
 	return EXIT_OK;
 }
 
+/* In JSON: {"version", "libbpf"}. */
 static int cmd_version(void)
 {
-	printf("cpufreq-bpf %s\nusing libbpf %s\n", CPUFREQ_BPF_VERSION,
-	       libbpf_version_string());
+	if (!json_on()) {
+		printf("cpufreq-bpf %s\nusing libbpf %s\n", CPUFREQ_BPF_VERSION,
+		       libbpf_version_string());
+		return EXIT_OK;
+	}
+	json_object_start();
+	json_field_str("version", CPUFREQ_BPF_VERSION);
+	json_field_str("libbpf", libbpf_version_string());
+	json_object_end();
+	json_commit(true);
 	return EXIT_OK;
 }
 
@@ -516,18 +581,30 @@ static bool asks_help(int argc, char **argv)
 	return false;
 }
 
+static bool is_option(const char *arg, const char *short_name, const char *long_name)
+{
+	return !strcmp(arg, short_name) || !strcmp(arg, long_name);
+}
+
 int main(int argc, char **argv)
 {
+	bool pretty = false;
 	int i = 1;
 
+	/* The global options, before the command, as bpftool takes them. */
 	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+		if (is_option(argv[i], "-h", "--help"))
 			return cmd_help(NULL);
-		if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version"))
+		if (is_option(argv[i], "-V", "--version"))
 			return cmd_version();
-		if (strcmp(argv[i], "-v") && strcmp(argv[i], "--verbose"))
+		if (is_option(argv[i], "-v", "--verbose")) {
+			set_verbose(true);
+			continue;
+		}
+		if (!is_option(argv[i], "-j", "--json") && !is_option(argv[i], "-p", "--pretty"))
 			return usage("unknown option '%s'", argv[i]);
-		set_verbose(true);
+		pretty = pretty || is_option(argv[i], "-p", "--pretty");
+		json_init(stdout, pretty);
 	}
 	if (i == argc)
 		return usage("no command");

@@ -149,22 +149,38 @@ static void report_json(const struct shadow_stats *st, int policy, const char *d
 	int i;
 
 	residency_totals(st, total);
-	printf("{\"governor\":");
-	json_string(stdout, st->governor);
-	printf(",\"policy\":%d,\"driving\":", policy);
-	json_string(stdout, driver);
-	printf(",\"seconds\":%.3f,", seconds);
-	printf("\"updates\":%llu,\"agreements\":%llu,\"agreement_pct\":%.2f,", st->updates,
-	       st->agreements, percent(st->agreements, st->updates));
-	printf("\"requests\":%llu,\"samples\":%llu,\"l1\":%.4f,", st->requests, st->samples,
-	       residency_l1(st));
-	printf("\"transitions\":{\"actual\":%llu,\"shadow\":%llu},\"residency\":[",
-	       st->transitions[0], st->transitions[1]);
-	for (i = 0; i < st->nr; i++)
-		printf("%s{\"khz\":%lu,\"actual_pct\":%.2f,\"shadow_pct\":%.2f}", i ? "," : "",
-		       st->res[i].khz, percent(st->res[i].ns[0], total[0]),
-		       percent(st->res[i].ns[1], total[1]));
-	printf("]}\n");
+	json_object_start();
+	json_field_str("governor", st->governor);
+	json_field_int("policy", policy);
+	json_field_str("driving", driver);
+	json_key("seconds");
+	json_float(seconds, 3);
+	json_field_uint("updates", st->updates);
+	json_field_uint("agreements", st->agreements);
+	json_key("agreement_pct");
+	json_float(percent(st->agreements, st->updates), 2);
+	json_field_uint("requests", st->requests);
+	json_field_uint("samples", st->samples);
+	json_key("l1");
+	json_float(residency_l1(st), 4);
+	json_key("transitions");
+	json_object_start();
+	json_field_uint("actual", st->transitions[0]);
+	json_field_uint("shadow", st->transitions[1]);
+	json_object_end();
+	json_key("residency");
+	json_array_start();
+	for (i = 0; i < st->nr; i++) {
+		json_object_start();
+		json_field_uint("khz", st->res[i].khz);
+		json_key("actual_pct");
+		json_float(percent(st->res[i].ns[0], total[0]), 2);
+		json_key("shadow_pct");
+		json_float(percent(st->res[i].ns[1], total[1]), 2);
+		json_object_end();
+	}
+	json_array_end();
+	json_object_end();
 }
 
 /* The one-line reason the kernel refused "N NAME". */
@@ -218,8 +234,9 @@ static bool shadow_wait(int policy, unsigned int duration_s, bool live, double *
 	}
 }
 
-int cmd_shadow(const char *name, int policy, unsigned int duration_s, bool json)
+int cmd_shadow(const char *name, int policy, unsigned int duration_s)
 {
+	bool json = json_on();
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct policy_info *p;
 	char gov[GOV_NAME_LEN + 1], driver[GOV_NAME_LEN + 1] = "", cmd[64], reason[128];

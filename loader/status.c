@@ -11,14 +11,28 @@
 
 #define MAX_GOVS	32
 
-static void print_object(const char *label, int label_len, const char *path)
+/* One governor object: its stem (NULL for one given by path), name, path. */
+static void object_row(const char *stem, int stem_len, const struct gov_object *go)
 {
-	struct gov_object go;
-
-	if (object_open(path, NULL, &go))
+	if (!json_on()) {
+		printf("  %-20.*s %-16s %s\n", stem ? stem_len : 20, stem ? stem : "(given)",
+		       go->name, go->path);
 		return;
-	printf("  %-20.*s %-16s %s\n", label_len, label, go.name, path);
-	gov_object_close(&go);
+	}
+	json_object_start();
+	json_key("stem");
+	if (stem) {
+		char buf[256];
+
+		snprintf(buf, sizeof(buf), "%.*s", stem_len, stem);
+		json_str(buf);
+	} else {
+		json_null();
+	}
+	json_field_str("name", go->name);
+	json_field_str("path", go->path);
+	json_field_bool("given", !stem);
+	json_object_end();
 }
 
 /* The governors in the object directory, by file name, then @paths. */
@@ -26,27 +40,37 @@ static int list_objects(char **paths, int nr_paths)
 {
 	const char *dir = objdir();
 	struct dirent **names;
+	struct gov_object go;
 	char path[4096];
-	int n, i;
+	int n, i, ret;
 
-	printf("available (%s):\n", dir);
+	if (json_on()) {
+		json_field_str("objdir", dir);
+		json_key("available");
+		json_array_start();
+	} else {
+		printf("available (%s):\n", dir);
+	}
 	n = scandir(dir, &names, is_object_file, alphasort);
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-		print_object(names[i]->d_name, strlen(names[i]->d_name) - 6, path);
+		if (!object_open(path, NULL, &go)) {
+			object_row(names[i]->d_name, strlen(names[i]->d_name) - 6, &go);
+			gov_object_close(&go);
+		}
 		free(names[i]);
 	}
 	if (n >= 0)
 		free(names);
 	for (i = 0; i < nr_paths; i++) {
-		struct gov_object go;
-		int ret = gov_object_open(paths[i], NULL, &go);
-
+		ret = gov_object_open(paths[i], NULL, &go);
 		if (ret)
 			return ret;
-		printf("  %-20s %-16s %s\n", "(given)", go.name, go.path);
+		object_row(NULL, 0, &go);
 		gov_object_close(&go);
 	}
+	if (json_on())
+		json_array_end();
 	return EXIT_OK;
 }
 
@@ -64,19 +88,53 @@ static bool readable(const char *dir, bool missing_ok, const char *what)
 }
 
 /*
- * "bpf, loaded by cpufreq-bpf" and the like, for a governor cpufreq offers:
- * ours by its pin, another tool's by its struct_ops map or statistics;
- * where neither the pins nor those can be read, in-kernel is not sure.
+ * What a governor cpufreq offers is: ours by its pin, another tool's by its
+ * struct_ops map or statistics; where neither the pins nor those can be
+ * read (not @sure), in-kernel is not sure.  In JSON a word, in the table
+ * a phrase ("bpf, loaded by cpufreq-bpf").
  */
 static const char *gov_kind(const char *name, bool sure)
 {
-	if (gov_pinned(name))
-		return "bpf, loaded by cpufreq-bpf";
+	bool json = json_on();
+
+	if (gov_pinned(name)) {
+		if (bpf_governor_registered(name))
+			return json ? "loaded" : "bpf, loaded by cpufreq-bpf";
+		return json ? "retired" : "bpf, pinned but retired";
+	}
 	if (bpf_registered_elsewhere(name))
-		return "bpf, registered outside cpufreq-bpf";
-	return sure ? "in-kernel" : "in-kernel or bpf (see above)";
+		return json ? "external" : "bpf, registered outside cpufreq-bpf";
+	if (!sure)
+		return json ? "unknown" : "in-kernel or bpf (see above)";
+	return "in-kernel";
 }
 
+static void loaded_row(const char *name, bool sure)
+{
+	if (!json_on()) {
+		printf("  %-16s %s\n", name, gov_kind(name, sure));
+		return;
+	}
+	json_object_start();
+	json_field_str("name", name);
+	json_field_str("kind", gov_kind(name, sure));
+	json_object_end();
+}
+
+static void list_policy_row(const struct policy_info *p)
+{
+	if (!json_on()) {
+		printf("  policy%-9d cpus %-6s %s\n", p->id, p->cpus, p->governor);
+		return;
+	}
+	json_object_start();
+	json_field_int("policy", p->id);
+	json_field_str("cpus", p->cpus);
+	json_field_str("governor", p->governor);
+	json_object_end();
+}
+
+/* In JSON: {"objdir", "available": [...], "loaded": [...], "policies": [...]}. */
 int cmd_list(char **paths, int nr_paths)
 {
 	struct policy_info *p;
@@ -84,6 +142,8 @@ int cmd_list(char **paths, int nr_paths)
 	bool sure;
 	int n, i, ret;
 
+	if (json_on())
+		json_object_start();
 	ret = list_objects(paths, nr_paths);
 	if (ret)
 		return ret;
@@ -92,15 +152,30 @@ int cmd_list(char **paths, int nr_paths)
 	sure = readable(PIN_ROOT, true, "governors loaded by cpufreq-bpf not told apart") &
 	       (struct_ops_walkable() ||
 		readable(BPF_DEBUGFS, false, "governors registered by other tools not told apart"));
-	printf("loaded:\n");
+	if (json_on()) {
+		json_key("loaded");
+		json_array_start();
+	} else {
+		printf("loaded:\n");
+	}
 	if (!governors_available(govs, sizeof(govs)))
 		for (tok = strtok_r(govs, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-			printf("  %-16s %s\n", tok, gov_kind(tok, sure));
-	printf("policies:\n");
+			loaded_row(tok, sure);
+	if (json_on()) {
+		json_array_end();
+		json_key("policies");
+		json_array_start();
+	} else {
+		printf("policies:\n");
+	}
 	n = policies_read(CPUFREQ_DIR, &p);
 	for (i = 0; i < n; i++)
-		printf("  policy%-9d cpus %-6s %s\n", p[i].id, p[i].cpus, p[i].governor);
+		list_policy_row(&p[i]);
 	free(p);
+	if (json_on()) {
+		json_array_end();
+		json_object_end();
+	}
 	return EXIT_OK;
 }
 
@@ -158,36 +233,74 @@ static void rates(const struct watch *w, const struct sample *now, double *trans
 		*req = (now->requests - prev->requests) / w->elapsed;
 }
 
-static void print_rate(double rate, bool json)
+/* A rate in the table, "-" where there is none. */
+static void print_rate(double rate)
 {
-	if (json)
-		rate < 0 ? printf("null") : printf("%.2f", rate);
+	if (rate < 0)
+		printf(" %8s", "-");
 	else
-		rate < 0 ? printf(" %8s", "-") : printf(" %8.1f", rate);
+		printf(" %8.1f", rate);
 }
 
-/* The rate columns of --watch, and this round's sample kept. */
-static void watch_columns(struct watch *w, const struct policy_info *p,
-			  const struct gov_policy_stats *ps, bool json)
+/* A rate in JSON, null where there is none. */
+static void json_rate(const char *key, double rate)
+{
+	json_key(key);
+	if (rate < 0)
+		json_null();
+	else
+		json_float(rate, 2);
+}
+
+/* This round's sample of policy @p kept, and its rates from the last round. */
+static void watch_sample(struct watch *w, const struct policy_info *p,
+			 const struct gov_policy_stats *ps, double *trans, double *req)
 {
 	struct sample *s = &w->now[w->nr_now++];
-	double trans, req;
 
 	s->policy = p->id;
 	snprintf(s->governor, sizeof(s->governor), "%s", p->governor);
 	s->trans = p->total_trans;
 	s->has_requests = ps;
 	s->requests = ps ? ps->requests : 0;
-	rates(w, s, &trans, &req);
-	if (json)
-		printf(",\"transitions_per_s\":");
-	print_rate(trans, json);
-	if (json)
-		printf(",\"requests_per_s\":");
-	print_rate(req, json);
+	rates(w, s, trans, req);
 }
 
-static void policy_row(const struct policy_info *p, bool json, bool first, struct watch *w)
+/* In JSON: {"policy", ..., "bpf": {...}}, and the rates of --watch with @w. */
+static void policy_json(const struct policy_info *p, const struct gov_policy_stats *ps,
+			struct watch *w)
+{
+	double trans, req;
+
+	json_object_start();
+	json_field_int("policy", p->id);
+	json_field_str("cpus", p->cpus);
+	json_field_str("governor", p->governor);
+	json_field_uint("cur_khz", p->cur);
+	json_field_uint("min_khz", p->min);
+	json_field_uint("max_khz", p->max);
+	json_field_uint("transitions", p->total_trans);
+	if (ps) {
+		json_key("bpf");
+		json_object_start();
+		json_field_uint("update_calls", ps->update_calls);
+		json_field_uint("sample_calls", ps->sample_calls);
+		json_field_uint("requests", ps->requests);
+		json_field_uint("fast_switches", ps->fast_switches);
+		json_field_uint("deferred_switches", ps->deferred_switches);
+		json_field_uint("errors", ps->errors);
+		json_field_str("path", switch_path(ps));
+		json_object_end();
+	}
+	if (w) {
+		watch_sample(w, p, ps, &trans, &req);
+		json_rate("transitions_per_s", trans);
+		json_rate("requests_per_s", req);
+	}
+	json_object_end();
+}
+
+static void policy_row(const struct policy_info *p, struct watch *w)
 {
 	struct gov_stats st;
 	const struct gov_policy_stats *ps = NULL;
@@ -195,32 +308,24 @@ static void policy_row(const struct policy_info *p, bool json, bool first, struc
 	if (bpf_governor_registered(p->governor) && !gov_stats_read(p->governor, p->id, &st) &&
 	    st.has_policy)
 		ps = &st.policy;
-	if (!json) {
-		printf("policy%-3d %-6s %-16s %8lu %8lu %8lu %7lu", p->id, p->cpus, p->governor,
-		       p->cur, p->min, p->max, p->total_trans);
-		if (ps)
-			printf(" %9llu %8s %6llu", ps->requests, switch_path(ps), ps->errors);
-		else
-			printf(" %9s %8s %6s", "-", "-", "-");
-		if (w)
-			watch_columns(w, p, ps, json);
-		putchar('\n');
+	if (json_on()) {
+		policy_json(p, ps, w);
 		return;
 	}
-	printf("%s{\"policy\":%d,\"cpus\":", first ? "" : ",", p->id);
-	json_string(stdout, p->cpus);
-	printf(",\"governor\":");
-	json_string(stdout, p->governor);
-	printf(",\"cur_khz\":%lu,\"min_khz\":%lu,\"max_khz\":%lu,\"transitions\":%lu",
+	printf("policy%-3d %-6s %-16s %8lu %8lu %8lu %7lu", p->id, p->cpus, p->governor,
 	       p->cur, p->min, p->max, p->total_trans);
 	if (ps)
-		printf(",\"bpf\":{\"update_calls\":%llu,\"sample_calls\":%llu,\"requests\":%llu,"
-		       "\"fast_switches\":%llu,\"deferred_switches\":%llu,\"errors\":%llu,"
-		       "\"path\":\"%s\"}", ps->update_calls, ps->sample_calls, ps->requests,
-		       ps->fast_switches, ps->deferred_switches, ps->errors, switch_path(ps));
-	if (w)
-		watch_columns(w, p, ps, json);
-	putchar('}');
+		printf(" %9llu %8s %6llu", ps->requests, switch_path(ps), ps->errors);
+	else
+		printf(" %9s %8s %6s", "-", "-", "-");
+	if (w) {
+		double trans, req;
+
+		watch_sample(w, p, ps, &trans, &req);
+		print_rate(trans);
+		print_rate(req);
+	}
+	putchar('\n');
 }
 
 /*
@@ -239,7 +344,7 @@ static bool governor_state(const char *name, struct gov_stats *st)
 	return false;
 }
 
-static void governor_row(const char *name, bool json, bool first)
+static void governor_row(const char *name)
 {
 	struct gov_stats st;
 	char reason[128] = "", updates[24] = "-";
@@ -251,17 +356,22 @@ static void governor_row(const char *name, bool json, bool first)
 		snprintf(reason, sizeof(reason), "%s", st.exit_reason);
 	else
 		last_exit_reason(name, reason, sizeof(reason));
-	if (!json) {
+	if (!json_on()) {
 		printf("%-16s %-12s %-6s %12s  %s\n", name, st.state,
 		       gov_pinned(name) ? "yes" : "no", updates, reason[0] ? reason : "-");
 		return;
 	}
-	printf("%s{\"name\":", first ? "" : ",");
-	json_string(stdout, name);
-	printf(",\"state\":\"%s\",\"pinned\":%s,\"link_updates\":%s,\"last_exit\":", st.state,
-	       gov_pinned(name) ? "true" : "false", stats ? updates : "null");
-	json_string(stdout, reason);
-	putchar('}');
+	json_object_start();
+	json_field_str("name", name);
+	json_field_str("state", st.state);
+	json_field_bool("pinned", gov_pinned(name));
+	json_key("link_updates");
+	if (stats)
+		json_uint(st.link_updates);
+	else
+		json_null();
+	json_field_str("last_exit", reason);
+	json_object_end();
 }
 
 /* BPF governors, registered or pinned, each once. */
@@ -285,13 +395,11 @@ static int known_governors(char names[][GOV_NAME_LEN + 1])
  * The policies (of @set, NULL for all) running @gov (NULL for any), then
  * the BPF governors; with @w, the rates of --watch too.
  */
-static int print_status(const char *gov, const struct policy_set *set, bool json,
-			struct watch *w)
+static int print_status(const char *gov, const struct policy_set *set, struct watch *w)
 {
 	struct policy_info *p;
 	char names[MAX_GOVS][GOV_NAME_LEN + 1];
 	int n = policies_read(CPUFREQ_DIR, &p), nr_govs, i;
-	bool first = true;
 
 	if (n < 0)
 		return fail(EXIT_FAIL, "cannot read cpufreq policies");
@@ -309,28 +417,33 @@ static int print_status(const char *gov, const struct policy_set *set, bool json
 	nr_govs = gov ? 1 : known_governors(names);
 	if (gov)
 		strcpy(names[0], gov);
-	if (json)
-		printf("{\"policies\":[");
-	else
+	if (json_on()) {
+		json_object_start();
+		json_key("policies");
+		json_array_start();
+	} else {
 		printf("%-9s %-6s %-16s %8s %8s %8s %7s %9s %8s %6s%s\n", "policy", "cpus",
 		       "governor", "cur", "min", "max", "trans", "requests", "path", "errors",
 		       w ? "  trans/s    req/s" : "");
-	for (i = 0; i < n; i++) {
-		if ((gov && strcmp(p[i].governor, gov)) || (set && !policy_in_set(set, p[i].id)))
-			continue;
-		policy_row(&p[i], json, first, w);
-		first = false;
 	}
+	for (i = 0; i < n; i++)
+		if ((!gov || !strcmp(p[i].governor, gov)) && (!set || policy_in_set(set, p[i].id)))
+			policy_row(&p[i], w);
 	free(p);
-	if (json)
-		printf("],\"governors\":[");
-	else
+	if (json_on()) {
+		json_array_end();
+		json_key("governors");
+		json_array_start();
+	} else {
 		printf("\n%-16s %-12s %-6s %12s  %s\n", "bpf governor", "state", "pinned",
 		       "link_updates", "last exit");
+	}
 	for (i = 0; i < nr_govs; i++)
-		governor_row(names[i], json, i == 0);
-	if (json)
-		printf("]}\n");
+		governor_row(names[i]);
+	if (json_on()) {
+		json_array_end();
+		json_object_end();
+	}
 	return EXIT_OK;
 }
 
@@ -350,8 +463,11 @@ static bool wait_ms(unsigned int ms)
 	return !nanosleep(&ts, NULL);
 }
 
-int cmd_status(const char *name, const struct policy_set *set, bool json,
-	       unsigned int interval_ms)
+/*
+ * Under --watch (@interval_ms), every round: a table, or a JSON document of
+ * its own.
+ */
+int cmd_status(const char *name, const struct policy_set *set, unsigned int interval_ms)
 {
 	char gov[GOV_NAME_LEN + 1];
 	struct watch w = {};
@@ -367,17 +483,18 @@ int cmd_status(const char *name, const struct policy_set *set, bool json,
 		fail(EXIT_OK, "status: no statistics: they need debugfs (%s: %s)", BPF_DEBUGFS,
 		     strerror(errno));
 	if (!interval_ms)
-		return print_status(name ? gov : NULL, set, json, NULL);
+		return print_status(name ? gov : NULL, set, NULL);
 	do {
 		now = seconds_now();
 		w.elapsed = last ? now - last : 0;
 		last = now;
-		if (!json) {
+		if (!json_on()) {
 			time_t t = time(NULL);
 
 			printf("--- %s", ctime(&t));
 		}
-		ret = print_status(name ? gov : NULL, set, json, &w);
+		ret = print_status(name ? gov : NULL, set, &w);
+		json_commit(!ret);
 		fflush(stdout);
 	} while (!ret && wait_ms(interval_ms));
 	free(w.prev);

@@ -63,12 +63,24 @@ static bool field_from_member(const struct btf *btf, const struct btf_type *st, 
 	       f->elem_size == 8;
 }
 
-/* Applies one decl tag: "range:MIN:MAX", "unit:U" or "format:freq_list". */
+/*
+ * Applies one decl tag: "range:MIN:MAX", "unit:U", "format:freq_list",
+ * "default:N" or "default_is:TEXT".  A "default:" that is not a plain
+ * number (a macro expanding to an expression) is shown as the text it is.
+ */
 static void field_apply_tag(struct field *f, const char *tag)
 {
 	char *end;
 
-	if (!strncmp(tag, "range:", 6)) {
+	if (!strncmp(tag, "default:", 8)) {
+		f->default_value = strtoll(tag + 8, &end, 0);
+		f->has_default = tag[8] && !*end;
+		snprintf(f->default_text, sizeof(f->default_text), "%s",
+			 f->has_default ? "" : tag + 8);
+	} else if (!strncmp(tag, "default_is:", 11)) {
+		f->has_default = false;
+		snprintf(f->default_text, sizeof(f->default_text), "%s", tag + 11);
+	} else if (!strncmp(tag, "range:", 6)) {
 		f->min = strtoll(tag + 6, &end, 0);
 		if (*end == ':') {
 			f->max = strtoll(end + 1, &end, 0);
@@ -380,4 +392,89 @@ void layout_carry(const struct layout *from, const void *old_value,
 		for (j = 0; j < nf->nelems && j < of->nelems; j++)
 			elem_store(nf, new_value, j, elem_load(of, old_value, j));
 	}
+}
+
+/*
+ * @f's value in @value as JSON: a number, an array of numbers (every
+ * element), or for a freq list the text tune takes ("85 1500000:95").
+ */
+void field_json_value(const struct field *f, const void *value)
+{
+	char buf[1024];
+	__u32 i;
+
+	if (f->format == FIELD_FREQ_LIST) {
+		json_str(field_format(f, value, buf, sizeof(buf)) ? "?" : buf);
+		return;
+	}
+	if (f->format == FIELD_ARRAY)
+		json_array_start();
+	for (i = 0; i < f->nelems; i++) {
+		if (f->is_signed)
+			json_int(elem_load(f, value, i));
+		else
+			json_uint(elem_load(f, value, i));
+	}
+	if (f->format == FIELD_ARRAY)
+		json_array_end();
+}
+
+/*
+ * @f's default from its tag into @buf: the number with its unit, or the
+ * text; -ENOENT when the object does not say (0 is then all it tells).
+ */
+int field_default_format(const struct field *f, char *buf, size_t len)
+{
+	if (f->has_default)
+		snprintf(buf, len, "%lld%s%s", (long long)f->default_value,
+			 f->unit[0] ? " " : "", f->unit);
+	else if (f->default_text[0])
+		snprintf(buf, len, "%s", f->default_text);
+	else
+		return -ENOENT;
+	return 0;
+}
+
+/*
+ * @f's default as JSON: the tag's number, or its text as a string; without
+ * a tag, what @value (an entry after a load) holds.
+ */
+static void field_json_default(const struct field *f, const void *value)
+{
+	if (f->has_default)
+		json_int(f->default_value);
+	else if (f->default_text[0])
+		json_str(f->default_text);
+	else
+		field_json_value(f, value);
+}
+
+/*
+ * "NAME": {"<@what>": value, "unit": "us"|null, "range": {"min", "max"}|null};
+ * info's "default" is the object's default where it gives one.
+ */
+void field_json(const struct field *f, const void *value, const char *what)
+{
+	json_key(f->name);
+	json_object_start();
+	json_key(what);
+	if (!strcmp(what, "default"))
+		field_json_default(f, value);
+	else
+		field_json_value(f, value);
+	json_key("unit");
+	if (f->unit[0])
+		json_str(f->unit);
+	else
+		json_null();
+	json_key("range");
+	if (f->has_range) {
+		json_object_start();
+		json_field_int("min", f->min);
+		json_field_int("max", f->max);
+		json_object_end();
+	} else {
+		json_null();
+	}
+	json_object_end();
 }

@@ -115,40 +115,85 @@ int tunables_apply(int fd, __u32 entries, const struct layout *layout, char **as
 	return ret;
 }
 
-/* "field=value", with its unit and range after a '#' when @annotate. */
-static void print_field(const struct field *f, const void *value, const char *prefix,
-			bool annotate)
+/* Every field=value parsed, nothing written: what a check asks. */
+static int tunables_check(const struct layout *layout, char **assign, int n)
 {
-	char buf[512];
+	void *value = calloc(1, layout->value_size);
+	int ret = value ? parse_assignments(layout, assign, n, value) :
+			  fail(EXIT_FAIL, "out of memory");
+
+	free(value);
+	return ret;
+}
+
+/* "field=value", with its unit, range and what 0 stands for after a '#' when @annotate. */
+void field_print(const struct field *f, const void *value, const char *prefix, bool annotate)
+{
+	char buf[512], def[160];
 
 	if (field_format(f, value, buf, sizeof(buf)))
 		snprintf(buf, sizeof(buf), "?");
 	printf("%s%s=%s", prefix, f->name, buf);
-	if (annotate && (f->unit[0] || f->has_range)) {
-		printf("\t# %s%s", f->unit, f->unit[0] && f->has_range ? ", " : "");
+	/* "0 = 40000 us" when the object says what its default is. */
+	if (field_default_format(f, def, sizeof(def)))
+		snprintf(def, sizeof(def), "%s", f->has_range ? "default" : "");
+	if (annotate && (f->unit[0] || f->has_range || def[0])) {
+		printf("\t# %s%s", f->unit, f->unit[0] && (f->has_range || def[0]) ? ", " : "");
 		if (f->has_range)
-			printf("%lld..%lld, 0 = default", (long long)f->min, (long long)f->max);
+			printf("%lld..%lld%s", (long long)f->min, (long long)f->max,
+			       def[0] ? ", " : "");
+		if (def[0])
+			printf("0 = %s", def);
 	}
 	putchar('\n');
+}
+
+/* @name is the field of one of @args, "field" or "field=value". */
+static bool field_named(const char *name, char **args, int n)
+{
+	size_t len = strlen(name);
+	int j;
+
+	for (j = 0; j < n; j++)
+		if (strcspn(args[j], "=") == len && !strncmp(args[j], name, len))
+			return true;
+	return false;
 }
 
 /*
  * Prints the fields named in @args, or all of them, of entry @key, read
  * into @value: a buffer of the value's size, which comes from BTF and may
- * be anything, so it is not on the stack.
+ * be anything, so it is not on the stack.  In JSON, {"policy": @key, or
+ * null when @global, "fields": {...}}.
  */
-static int print_entry(int fd, __u32 key, const struct layout *layout, char **args, int n,
-		       const char *prefix, void *value)
+static int print_entry(int fd, __u32 key, bool global, const struct layout *layout,
+		       char **args, int n, const char *prefix, void *value)
 {
-	int i, j;
+	int i;
 
 	if (bpf_map_lookup_elem(fd, &key, value))
 		return fail(EXIT_FAIL, "reading tunables[%u]: %s", key, libbpf_error(errno));
+	if (json_on()) {
+		json_object_start();
+		json_key("policy");
+		if (global)
+			json_null();
+		else
+			json_uint(key);
+		json_key("fields");
+		json_object_start();
+	}
 	for (i = 0; i < layout->nr_fields; i++) {
-		for (j = 0; j < n && strcmp(args[j], layout->fields[i].name); j++)
-			;
-		if (!n || j < n)
-			print_field(&layout->fields[i], value, prefix, !n);
+		if (n && !field_named(layout->fields[i].name, args, n))
+			continue;
+		if (json_on())
+			field_json(&layout->fields[i], value, "value");
+		else
+			field_print(&layout->fields[i], value, prefix, !n);
+	}
+	if (json_on()) {
+		json_object_end();
+		json_object_end();
 	}
 	return EXIT_OK;
 }
@@ -165,7 +210,7 @@ static int print_policies(int fd, __u32 entries, const struct layout *layout, ch
 		return fail(EXIT_FAIL, "cannot read cpufreq policies: %s", strerror(-nr));
 	for (i = 0; i < nr && !ret && (__u32)p[i].id < entries; i++) {
 		snprintf(prefix, sizeof(prefix), "policy%d: ", p[i].id);
-		ret = print_entry(fd, p[i].id, layout, args, n, prefix, value);
+		ret = print_entry(fd, p[i].id, false, layout, args, n, prefix, value);
 	}
 	/* Policies are by id: the rest have no entry, nor can they run it. */
 	if (!ret && i < nr)
@@ -175,7 +220,10 @@ static int print_policies(int fd, __u32 entries, const struct layout *layout, ch
 	return ret;
 }
 
-/* Every policy's entry, or the one asked for, or the global one. */
+/*
+ * Every policy's entry, or the one asked for, or the global one; in JSON,
+ * under "tunables", a list of them.
+ */
 static int print_tunables(int fd, __u32 entries, const struct layout *layout, char **args,
 			  int n, int policy)
 {
@@ -184,25 +232,59 @@ static int print_tunables(int fd, __u32 entries, const struct layout *layout, ch
 
 	if (!value)
 		return fail(EXIT_FAIL, "out of memory");
+	if (json_on()) {
+		json_key("tunables");
+		json_array_start();
+	}
 	if (entries == 1 || policy >= 0)
-		ret = print_entry(fd, policy < 0 ? 0 : policy, layout, args, n, "", value);
+		ret = print_entry(fd, policy < 0 ? 0 : policy, entries == 1, layout, args, n, "",
+				  value);
 	else
 		ret = print_policies(fd, entries, layout, args, n, value);
+	if (json_on())
+		json_array_end();
 	free(value);
 	return ret;
 }
 
-int gov_tune(const char *name, char **args, int n, int policy)
+/*
+ * In JSON, what a write left: "written": {"policy": N, or null for every
+ * entry, "fields": {...}}, the values read back from the entry (the first
+ * when all were written, which hold the same).
+ */
+static int report_written(int fd, const struct layout *layout, char **writes, int n,
+			  int policy)
+{
+	void *value;
+	int ret;
+
+	if (!json_on())
+		return EXIT_OK;
+	value = malloc(layout->value_size);
+	if (!value)
+		return fail(EXIT_FAIL, "out of memory");
+	json_key("written");
+	ret = print_entry(fd, policy < 0 ? 0 : policy, policy < 0, layout, writes, n, "", value);
+	free(value);
+	return ret;
+}
+
+/*
+ * Reads or writes; a check (@check) reads and writes nothing, and takes the
+ * tunables of a governor an earlier line would have loaded from its object.
+ */
+int gov_tune(const char *name, char **args, int n, int policy, bool check)
 {
 	char gov[GOV_NAME_LEN + 1], *reads[n ? n : 1], *writes[n ? n : 1];
-	int nr_reads = 0, nr_writes = 0, fd, err, ret, i;
+	int nr_reads = 0, nr_writes = 0, fd = -1, err, ret, i;
 	struct layout layout;
 	__u32 entries;
 
 	ret = gov_resolve_loaded(name, gov, sizeof(gov));
 	if (ret)
 		return ret;
-	err = tunables_open(gov, &fd, &layout, &entries);
+	err = check && !gov_pinned(gov) ? gov_planned_tunables(gov, &layout, &entries) :
+					  tunables_open(gov, &fd, &layout, &entries);
 	if (err)
 		return fail(err == -ENOENT ? EXIT_NOTFOUND : EXIT_FAIL,
 			    "%s: no tunables in %s/%s: %s", gov, PIN_ROOT, gov, libbpf_error(err));
@@ -220,11 +302,20 @@ int gov_tune(const char *name, char **args, int n, int policy)
 	else if (!ret && policy >= 0 && (__u32)policy >= entries)
 		ret = fail(EXIT_USAGE, "policy%d is beyond %s's %u tunables entries", policy,
 			   gov, entries);
+	if (!ret && json_on()) {
+		json_object_start();
+		json_field_str("governor", gov);
+	}
 	if (!ret && nr_writes)
-		ret = tunables_apply(fd, entries, &layout, writes, nr_writes, policy);
-	if (!ret && (nr_reads || !nr_writes))
+		ret = check ? tunables_check(&layout, writes, nr_writes) :
+			      tunables_apply(fd, entries, &layout, writes, nr_writes, policy) ?:
+			      report_written(fd, &layout, writes, nr_writes, policy);
+	if (!ret && !check && (nr_reads || !nr_writes))
 		ret = print_tunables(fd, entries, &layout, reads, nr_reads, policy);
-	close(fd);
+	if (!ret && json_on())
+		json_object_end();
+	if (fd >= 0)
+		close(fd);
 	layout_free(&layout);
 	return ret;
 }

@@ -13,6 +13,7 @@
 #include "loader.h"
 
 static bool verbose_on;
+static char fail_where[PATH_MAX + 16];	/* "FILE:LINE" */
 
 void set_verbose(bool on)
 {
@@ -24,12 +25,24 @@ bool verbose(void)
 	return verbose_on;
 }
 
-/* Prints "cpufreq-bpf: <message>" as one line and returns @code. */
+/*
+ * Where the messages of fail() come from until the next call, e.g. a config
+ * file's "FILE:LINE", so that whatever a line's command reports names the
+ * line; NULL for nowhere in particular.
+ */
+void fail_context(const char *where)
+{
+	snprintf(fail_where, sizeof(fail_where), "%s", where ? where : "");
+}
+
+/* Prints "cpufreq-bpf: [<context>: ]<message>" as one line and returns @code. */
 int fail(int code, const char *fmt, ...)
 {
 	va_list ap;
 
 	fputs("cpufreq-bpf: ", stderr);
+	if (fail_where[0])
+		fprintf(stderr, "%s: ", fail_where);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -104,28 +117,6 @@ const char *libbpf_error(int err)
 
 	libbpf_strerror(err, buf, sizeof(buf));
 	return buf;
-}
-
-/*
- * @s as a JSON string.  Names are ASCII, but a governor's exit reason is
- * whatever bytes its program passed: control characters and every byte
- * outside ASCII are escaped (\u00XX, the byte's value), so that the output
- * stays valid JSON whatever the bytes.
- */
-void json_string(FILE *f, const char *s)
-{
-	const unsigned char *c;
-
-	fputc('"', f);
-	for (c = (const unsigned char *)s; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			fprintf(f, "\\%c", *c);
-		else if (*c < ' ' || *c >= 0x7f)
-			fprintf(f, "\\u%04x", *c);
-		else
-			fputc(*c, f);
-	}
-	fputc('"', f);
 }
 
 /* Ids are CPU numbers, which the kernel keeps in an int. */

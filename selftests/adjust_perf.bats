@@ -8,22 +8,13 @@
 load lib
 load governors_lib
 
-LOADER=$TOOLS/cpufreq-bpf
-[ -x "$LOADER" ] || cp "$ROOT/build/loader/cpufreq-bpf" "$LOADER"
-export CPUFREQ_BPF_OBJDIR=$BPF_OBJ
-SHADOW=$BPF_DEBUGFS/shadow
-
 setup() {
 	taskset -pc 0,1 "$BASHPID" >/dev/null
 	reset_policies
 }
 
 teardown() {
-	local p
 	[ -n "${LOAD:-}" ] && { kill "$LOAD" 2>/dev/null; wait "$LOAD" 2>/dev/null; }
-	for p in $(cut -d' ' -f1 "$SHADOW" 2>/dev/null); do
-		echo "$p" > "$SHADOW" || true
-	done
 	restore_vm_state
 }
 

@@ -16,9 +16,11 @@ setup() {
 }
 
 teardown() {
+	[ -n "${TASK:-}" ] && { kill "$TASK" 2>/dev/null; wait "$TASK" 2>/dev/null; }
 	echo 1 > /sys/devices/system/cpu/cpu1/online
 	restore_vm_state
 	echo 950000 > /proc/sys/kernel/sched_rt_runtime_us
+	echo 1024 > /proc/sys/kernel/sched_util_clamp_min_rt_default
 	[ -d "$CGROOT/capped" ] && rmdir "$CGROOT/capped"
 	true
 }
@@ -32,34 +34,11 @@ lowest_opp_at_least() {
 	echo 2000000
 }
 
-# rtapp_on_cpu0 NAME POLICY SECONDS RUN_US PERIOD_US [DL_RUNTIME_US]: one
-# periodic task of rt-app on CPU 0, in the background; its pid in RTAPP.
-rtapp_on_cpu0() {
-	local dl=""
-	[ -n "${6:-}" ] && dl="\"dl-runtime\": $6, \"dl-period\": $5, \"dl-deadline\": $5,"
-	cat > "$BATS_TEST_TMPDIR/$1.json" <<-JSON
-	{ "tasks": { "$1": { "policy": "$2", "priority": 10, $dl "cpus": [0],
-	  "run": $4, "timer": { "ref": "tick", "period": $5 } } },
-	  "global": { "duration": $3, "calibration": 100, "logdir": "/tmp",
-	  "log_size": "disable" } }
-	JSON
-	rt-app "$BATS_TEST_TMPDIR/$1.json" >/dev/null 2>&1 &
-	RTAPP=$!
-}
-
 # use_classaware: policy0 runs bpf_classaware, idle at its minimum.
 use_classaware() {
 	gov_load classaware
 	set_governor 0 bpf_classaware
 	wait_for 20 freq_is 0 400000
-}
-
-# find_task COMM: sets TASK_PID to the id of the thread named COMM, and
-# fails while there is none.  Found once: rt-app's thread may be gone by a
-# second look (its run is short beside a look under emulation).
-find_task() {
-	TASK_PID=$(grep -lx "$1" /proc/[0-9]*/task/*/comm 2>/dev/null | head -1 | cut -d/ -f5)
-	[ -n "$TASK_PID" ]
 }
 
 # rt_timeline PID CPU: PID's life as an RT task on CPU against CPU's
@@ -155,6 +134,32 @@ RT_PERIOD_US=20000
 	wait_for 5 freq_is 0 400000
 }
 
+@test "bpf_classaware: RT work gets the level its uclamp gives it" {
+	local pid timeline
+	use_classaware
+	# Setting any clamp puts uclamp in use for good; then RT tasks get
+	# sched_util_clamp_min_rt_default, not the top: 512 is 1 GHz under
+	# schedutil, which resolves to 1.2 GHz.  With fast switching only (run
+	# it without, and the framework's DL kthread, switching for 5 ms under
+	# emulation, adds DL utilization that the level rightly includes).
+	uclampset -m 0 true
+	echo 512 > /proc/sys/kernel/sched_util_clamp_min_rt_default
+	trace_on sched/sched_switch power/cpu_frequency
+	rtapp_on_cpu0 rtjob SCHED_FIFO 2 1000 $RT_PERIOD_US
+	wait_for 5 find_task rtjob
+	pid=$TASK_PID
+	wait "$RTAPP"
+	trace_off
+	timeline=$(rt_timeline "$pid" 0)
+	echo "# frequency at each switch-in: $(awk '$1 == "in" { print $2 }' <<< "$timeline" |
+		sort -n | uniq -c | tr -s ' \n' ' ')" >&3
+	[ "$(grep -c '^in ' <<< "$timeline")" -ge 50 ]
+	grep -q '^freq 1200000 ' <<< "$timeline"
+	awk '$1 == "freq" && $2 > 1200000 {
+		printf "%d kHz for an RT task clamped to 512\n", $2 > "/dev/stderr"; bad = 1 }
+		END { exit bad }' <<< "$timeline"
+}
+
 @test "bpf_classaware: a DL reservation sets a floor from its bandwidth" {
 	local floor bw
 	use_classaware
@@ -189,39 +194,32 @@ RT_PERIOD_US=20000
 	wait "$RTAPP"
 }
 
-# ramp_from_idle_us UCLAMP_MIN: the median delay of three hogs on an idle
-# CPU 0, from their first run to 2 GHz, with uclamp.min UCLAMP_MIN (0: none).
-ramp_from_idle_us() {
-	local i hog delays=()
-	echo global > "$TRACING/trace_clock"
-	for i in 1 2 3; do
-		stopped_hog 0
-		hog=${HOGS##* }
-		[ "$1" -gt 0 ] && uclampset -m "$1" -p "$hog"
-		sleep 0.3
-		wait_for 20 freq_is 0 400000
-		trace_on sched/sched_switch power/cpu_frequency
-		kill -CONT "$hog"
-		wait_for 10 freq_is 0 2000000
-		trace_off
-		delays+=("$(ramp_delay_us "$hog" 0 2000000 switch)")
-		stop_hogs
-	done
-	echo "# uclamp.min $1: ${delays[*]} us" >&3
-	printf '%s\n' "${delays[@]}" | sort -n | sed -n 2p
+# uclamped_bursts UCLAMP_MIN: 1 ms busy in every 20 ms on CPU 0 for 4 s,
+# with uclamp.min UCLAMP_MIN, in the background; its pid in TASK.  Its
+# utilization alone asks for the minimum.
+uclamped_bursts() {
+	uclampset -m "$1" -- taskset -c 0 "$BURSTY" 4 1 19 &
+	TASK=$!
 }
 
-@test "bpf_classaware: a latency-sensitive task leaving idle gets hispeed_freq at once" {
-	local plain boosted
-	fast_switch_on || skip "without fast switching the kthread's latency decides"
+@test "bpf_classaware: a latency-sensitive task holds the level of its uclamp.min" {
 	use_classaware
-	plain=$(ramp_from_idle_us 0)
-	boosted=$(ramp_from_idle_us 64)
-	# uclamp.min 64 alone asks for 125 MHz: the jump is the governor's.
-	# Plain hogs are printed for comparison, not judged: they usually
-	# climb with their utilization over 50-80 ms, but a fresh task's
-	# utilization is arbitrary and some get 2 GHz at their wake-up too.
-	[ -n "$boosted" ] && [ "$boosted" -le "$TICK_US" ]
+	# 512 of 1024: 1 GHz, which resolves to 1.2 GHz.  Its 1 ms bursts and
+	# the 19 ms between fall within boost_hold_us (40 ms) of a wake-up.
+	uclamped_bursts 512
+	wait_for 3 freq_is 0 1200000
+	stays_within 0 1200000 1200000 2
+	wait "$TASK"
+}
+
+@test "bpf_classaware: a small uclamp.min is no jump to hispeed_freq" {
+	use_classaware
+	# uclamp.min 64 asks for 125 MHz: as Android's top-app group sets on
+	# every task, it must not send each wake-up to hispeed_freq (2 GHz).
+	uclamped_bursts 64
+	sleep 0.5
+	never_above 0 800000 2
+	wait "$TASK"
 }
 
 # rises: the successive frequencies of CPU 0 in the trace, with the time of
@@ -299,21 +297,48 @@ rises() {
 	awk -v min=$((step - 1000)) 'NR > 1 && $1 - prev < min { exit 1 } { prev = $1 }' <<< "$r"
 }
 
-@test "bpf_classaware: a CFS bandwidth quota caps the frequency of its group" {
-	local cap
+@test "bpf_classaware: a CFS bandwidth quota is time, not a cap on frequency" {
 	use_classaware
 	mountpoint -q "$CGROOT" || mount -t cgroup2 none "$CGROOT"
 	echo +cpu > "$CGROOT/cgroup.subtree_control"
 	mkdir "$CGROOT/capped"
-	echo "30000 100000" > "$CGROOT/capped/cpu.max"
+	# Half of each second: 500 ms at a stretch, long enough for a hog's
+	# utilization to ask for the top.  Read as half of the capacity, the
+	# quota held it to 1.25 x 1 GHz: 1.6 GHz.
+	echo "500000 1000000" > "$CGROOT/capped/cpu.max"
 	start_hog 0
 	echo "${HOGS##* }" > "$CGROOT/capped/cgroup.procs"
-	# 30% of the CPU plus 25% headroom: 750 MHz.
-	cap=$(lowest_opp_at_least $((2000000 * 30 / 100 * 125 / 100)))
-	echo "# cap $cap kHz" >&3
-	sleep 0.5
-	never_above 0 "$cap" 3
-	# Out of the group, the same hog gets the top frequency.
-	echo "${HOGS##* }" > "$CGROOT/cgroup.procs"
+	wait_for 5 freq_is 0 2000000
+}
+
+# fall_delay_us PID CPU: from the trace, microseconds from the last time PID
+# was switched out of CPU to CPU's first frequency change after it.
+fall_delay_us() {
+	awk -v pid="prev_pid=$1" -v cpu="$(printf '[%03d]' "$2")" -v id="cpu_id=$2" '
+		function ts() { match($0, / [0-9]+\.[0-9]+: /); return substr($0, RSTART + 1, RLENGTH - 3) }
+		/sched_switch:/ && index($0, cpu) && index($0, pid " ") { out = ts(); fall = ""; next }
+		/cpu_frequency:/ && index($0, id) && out != "" && fall == "" { fall = ts() }
+		END { if (fall != "") printf "%d\n", (fall - out) * 1000000 }' "$TRACING/trace"
+}
+
+@test "bpf_classaware: rate_limit_us counts from the last change, not the last evaluation" {
+	local hog delay
+	use_classaware
+	set_tunables classaware classaware_tunables 0 rate_limit_us=1000000
+	echo global > "$TRACING/trace_clock"
+	start_hog 0
+	hog=${HOGS##* }
 	wait_for 10 freq_is 0 2000000
+	# Counted from evaluations, the limit lets one through every second
+	# after this change, and only those may change the frequency.  Stop
+	# the hog half-way between two: its fall must not wait for the next.
+	sleep 1.5
+	trace_on sched/sched_switch power/cpu_frequency
+	stop_hogs
+	wait_for 5 freq_at_most 0 800000
+	trace_off
+	delay=$(fall_delay_us "$hog" 0)
+	echo "# first fall $delay us after the hog's last run" >&3
+	[ -n "$delay" ]
+	[ "$delay" -lt 250000 ]
 }

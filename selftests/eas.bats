@@ -10,6 +10,7 @@
 # Every test starts with EAS running, and waits for it to flip.
 
 load lib
+load governors_lib
 
 VERBOSE=/sys/kernel/debug/sched/verbose
 
@@ -29,6 +30,7 @@ setup() {
 
 teardown() {
 	[ -n "${TASK:-}" ] && { kill "$TASK" 2>/dev/null; wait "$TASK" 2>/dev/null; }
+	echo 950000 > /proc/sys/kernel/sched_rt_runtime_us
 	restore_vm_state
 }
 
@@ -143,4 +145,19 @@ small_task_moves_to_little() {
 	[ "$status" -ne 0 ]
 	[[ "$output" == *bpf_cpufreq_request* ]]
 	governor_gone bpf_bad_perf
+}
+
+@test "bpf_classaware: a DL floor on a little CPU covers the bandwidth at its capacity" {
+	gov_load classaware
+	set_governor 0 bpf_classaware
+	wait_for 20 freq_is 0 400000
+	# Admission control forbids pinning a DL task; the test needs it on CPU 0.
+	echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+	# 6 ms of every 20 ms on a CPU of the largest capacity is 0.6 of a CPU
+	# of half of it: with the 10% margin 1.32 GHz, which resolves to
+	# 1.6 GHz.  Counted in the little CPU's own capacity, it was 800 MHz.
+	rtapp_on_cpu0 dljob SCHED_DEADLINE 4 500 20000 6000
+	wait_for 5 freq_is 0 1600000
+	never_below 0 1600000 2
+	wait "$RTAPP"
 }

@@ -273,3 +273,26 @@ survives_garbage() {
 	done
 	! grep -q "^$gov: error" "$BPF_DEBUGFS/exits"
 }
+
+# rtapp_on_cpu0 NAME POLICY SECONDS RUN_US PERIOD_US [DL_RUNTIME_US]: one
+# periodic task of rt-app on CPU 0, in the background; its pid in RTAPP.
+rtapp_on_cpu0() {
+	local dl=""
+	[ -n "${6:-}" ] && dl="\"dl-runtime\": $6, \"dl-period\": $5, \"dl-deadline\": $5,"
+	cat > "$BATS_TEST_TMPDIR/$1.json" <<-JSON
+	{ "tasks": { "$1": { "policy": "$2", "priority": 10, $dl "cpus": [0],
+	  "run": $4, "timer": { "ref": "tick", "period": $5 } } },
+	  "global": { "duration": $3, "calibration": 100, "logdir": "/tmp",
+	  "log_size": "disable" } }
+	JSON
+	rt-app "$BATS_TEST_TMPDIR/$1.json" >/dev/null 2>&1 &
+	RTAPP=$!
+}
+
+# find_task COMM: sets TASK_PID to the id of the thread named COMM, and
+# fails while there is none.  Found once: rt-app's thread may be gone by a
+# second look (its run is short beside a look under emulation).
+find_task() {
+	TASK_PID=$(grep -lx "$1" /proc/[0-9]*/task/*/comm 2>/dev/null | head -1 | cut -d/ -f5)
+	[ -n "$TASK_PID" ]
+}

@@ -9,7 +9,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TOOLS=/tmp/cpufreq-bpf
 if [ ! -e "$TOOLS/.copied" ]; then
 	mkdir -p "$TOOLS/bpf" "$TOOLS/bpf-tests"
-	cp "$ROOT/build/tools/bpftool/bpftool" "$ROOT"/build/selftests/* "$TOOLS/"
+	cp "$ROOT/build/tools/bpftool/bpftool" "$ROOT/build/loader/cpufreq-bpf" \
+		"$ROOT"/build/selftests/* "$TOOLS/"
 	cp "$ROOT"/build/bpf/*.bpf.o "$TOOLS/bpf/"
 	cp "$ROOT"/build/bpf-tests/*.bpf.o "$TOOLS/bpf-tests/"
 	touch "$TOOLS/.copied"
@@ -23,6 +24,10 @@ BURSTY=$TOOLS/bursty
 CPUFREQ=/sys/devices/system/cpu/cpufreq
 TRACING=/sys/kernel/tracing
 BPF_DEBUGFS=/sys/kernel/debug/cpufreq_bpf
+SHADOW=$BPF_DEBUGFS/shadow
+# The loader, finding its objects where the tests keep them.
+LOADER=$TOOLS/cpufreq-bpf
+export CPUFREQ_BPF_OBJDIR=$BPF_OBJ
 
 policy_read() { cat "$CPUFREQ/policy$1/$2"; }
 policy_write() { echo "$3" > "$CPUFREQ/policy$1/$2"; }
@@ -185,10 +190,19 @@ unregister_all() {
 	wait_for 10 no_bpf_governors
 }
 
-# What every suite's teardown does: no hog, no BPF governor, no tracing,
-# every policy back to its defaults.
+# detach_shadows: every policy's shadow governor detached.
+detach_shadows() {
+	local p
+	for p in $(cut -d' ' -f1 "$SHADOW" 2>/dev/null); do
+		echo "$p" > "$SHADOW" || true
+	done
+}
+
+# What every suite's teardown does: no hog, no shadow, no BPF governor, no
+# tracing, every policy back to its defaults.
 restore_vm_state() {
 	stop_hogs
+	detach_shadows
 	reset_policies
 	unregister_all
 	trace_off

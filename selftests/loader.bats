@@ -5,9 +5,6 @@
 
 load lib
 
-LOADER=$TOOLS/cpufreq-bpf
-[ -x "$LOADER" ] || cp "$ROOT/build/loader/cpufreq-bpf" "$LOADER"
-export CPUFREQ_BPF_OBJDIR=$BPF_OBJ
 PINS=/sys/fs/bpf/cpufreq
 
 setup() {
@@ -105,7 +102,7 @@ le32() {
 		[ "$status" -eq 2 ] || { echo "$cmd: $status $output"; false; }
 		[ "${#lines[@]}" -eq 1 ]
 	done
-	for cmd in help "help tune" "tune --help" version; do
+	for cmd in help "help tune" "tune --help" version "info schedutil" "-j info interactive"; do
 		run as_nobody -- "$LOADER" $cmd
 		[ "$status" -eq 0 ]
 	done
@@ -574,4 +571,298 @@ poked() {
 	[[ $output == *"conf:1: only load, switch, tune and upgrade"* ]]
 	run cpufreq_bpf boot --config /nonexistent.conf
 	[ "$status" -eq 3 ]
+}
+
+# boot_state: what boot may change: pins, the governors cpufreq offers, each
+# policy's, and the tunables of every pinned governor.
+boot_state() {
+	local g
+	ls -R "$PINS" 2>/dev/null
+	cat "$CPUFREQ/policy0/scaling_available_governors"
+	governor 0
+	governor 2
+	for g in $(ls "$PINS" 2>/dev/null); do
+		cpufreq_bpf tune "$g"
+	done
+}
+
+@test "boot: every error names its line, a command's own too; long lines refused whole" {
+	local conf=$BATS_TEST_TMPDIR/cpufreq-bpf.conf dir=$BATS_TEST_TMPDIR/a#b
+	mkdir "$dir"
+	cp "$BPF_OBJ/schedutil.bpf.o" "$dir/"
+	{
+		echo '# governors at boot'
+		echo 'load nosuchgov'
+		echo 'load interactive --set go_hispeed_load=101'
+		# Split at 1023 bytes, its tail would run as a line of its own.
+		printf '%-1023s%s\n' 'switch performance --policy 0' 'switch performance --policy 2'
+		echo "load $dir/schedutil.bpf.o --policy 2 # a # in a word is no comment"
+	} > "$conf"
+	run cpufreq_bpf boot --config "$conf"
+	[ "$status" -eq 3 ]
+	[[ $output == *"cpufreq-bpf: $conf:2: unknown governor 'nosuchgov'"* ]]
+	[[ $output == *"cpufreq-bpf: $conf:3: 'go_hispeed_load=101': out of range"* ]]
+	[[ $output == *"cpufreq-bpf: $conf:4: line longer than 1023 bytes"* ]]
+	[[ $output == *"loaded bpf_schedutil from $dir/schedutil.bpf.o"* ]]
+	[ "$(governor 0)" = schedutil ]
+	[ "$(governor 2)" = bpf_schedutil ]
+	[ "$(ls "$PINS")" = bpf_schedutil ]
+	# Outside a config file, messages name no line.
+	run cpufreq_bpf load nosuchgov
+	[ "$output" = "cpufreq-bpf: unknown governor 'nosuchgov' (no $BPF_OBJ/nosuchgov.bpf.o)" ]
+}
+
+@test "load: policies are checked before anything is registered" {
+	run cpufreq_bpf load schedutil --policy 0,5
+	[ "$status" -eq 3 ]
+	[ "$output" = "cpufreq-bpf: no cpufreq policy5" ]
+	nothing_left
+}
+
+@test "boot --check: validates every line, reports the bad ones, changes nothing" {
+	local conf=$BATS_TEST_TMPDIR/cpufreq-bpf.conf before
+	cpufreq_bpf load schedutil --policy 0 --set rate_limit_us=3000
+	before=$(boot_state)
+	# Later lines name what earlier ones would load.
+	cat > "$conf" <<-'END'
+	load interactive --policy 2 --set go_hispeed_load=90
+	tune interactive go_hispeed_load=80 --policy 2
+	switch interactive --policy 2
+	load schedutil --policy 0 --set rate_limit_us=2000
+	tune schedutil rate_limit_us=2500
+	upgrade schedutil schedutil.bpf.o
+	switch performance --policy 0
+	END
+	sed -i "s|schedutil.bpf.o|$BPF_OBJ/&|" "$conf"
+	run cpufreq_bpf boot --check --config "$conf"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$conf: every line is valid" ]
+	[ "$(boot_state)" = "$before" ]
+
+	cat > "$conf" <<-'END'
+	load interactive --policy 7
+	load interactive --set nosuch=1
+	load interactive --set go_hispeed_load=90
+	tune interactive go_hispeed_load=101 --policy 2
+	switch nosuchgov
+	tune schedutil rate_limit_us=2500
+	upgrade schedutil /nonexistent.bpf.o
+	load schedutil --policy 0
+	switch interactive --policy 2
+	END
+	run cpufreq_bpf boot --check --config "$conf"
+	[ "$status" -eq 3 ]
+	[ "${#lines[@]}" -eq 5 ]
+	[ "${lines[0]}" = "cpufreq-bpf: $conf:1: no cpufreq policy7" ]
+	[[ ${lines[1]} == "cpufreq-bpf: $conf:2: unknown field 'nosuch'"* ]]
+	[[ ${lines[2]} == "cpufreq-bpf: $conf:4: 'go_hispeed_load=101': out of range"* ]]
+	[[ ${lines[3]} == "cpufreq-bpf: $conf:5: no governor 'nosuchgov' available"* ]]
+	[[ ${lines[4]} == "cpufreq-bpf: $conf:7: /nonexistent.bpf.o: "* ]]
+	[ "$(boot_state)" = "$before" ]
+}
+
+@test "boot: twice in a row is exit 0 and the same state; load alone still refuses" {
+	local conf=$BATS_TEST_TMPDIR/cpufreq-bpf.conf first
+	cat > "$conf" <<-'END'
+	load interactive --policy 2 --set go_hispeed_load=90
+	load schedutil --policy 0 --set rate_limit_us=2000
+	END
+	run cpufreq_bpf boot --config "$conf"
+	[ "$status" -eq 0 ]
+	first=$(boot_state)
+	# What changed since is set again.
+	cpufreq_bpf tune interactive go_hispeed_load=70 >/dev/null
+	set_governor 0 schedutil
+	run cpufreq_bpf boot --config "$conf"
+	[ "$status" -eq 0 ]
+	[[ $output == *"bpf_interactive is loaded already"* ]]
+	[ "$(boot_state)" = "$first" ]
+	[ "$(governor 0)" = bpf_schedutil ]
+	[ "$(tunable bpf_interactive go_hispeed_load 2)" = 90 ]
+	run cpufreq_bpf load interactive
+	[ "$status" -eq 5 ]
+}
+
+@test "boot: after a half-failed boot, unload --all (ExecStopPost=) leaves nothing" {
+	local conf=$BATS_TEST_TMPDIR/cpufreq-bpf.conf
+	cat > "$conf" <<-'END'
+	load interactive --policy 2
+	load nosuchgov
+	END
+	run cpufreq_bpf boot --config "$conf"
+	[ "$status" -eq 3 ]
+	registered bpf_interactive
+	run cpufreq_bpf unload --all
+	[ "$status" -eq 0 ]
+	nothing_left
+	[ "$(governor 2)" = schedutil ]
+	# A restart of the unit: boot again, then a stop.
+	run cpufreq_bpf boot --config "$conf"
+	[ "$status" -eq 3 ]
+	[ "$(governor 2)" = bpf_interactive ]
+	run cpufreq_bpf unload --all
+	[ "$status" -eq 0 ]
+	nothing_left
+}
+
+# json ARGS...: the loader's stdout under -j, which must be one JSON
+# document; $status and $output as run's.
+json() {
+	run bash -c '"$0" -j "$@" 2>/dev/null' "$LOADER" "$@"
+	[ -z "$output" ] || jq -e . <<< "$output" >/dev/null
+}
+
+@test "-j: load, switch, list, status, tune, upgrade, unload as documented" {
+	json load schedutil --policy 0
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$(jq -r .loaded <<< "$output")" = bpf_schedutil ]
+	[ "$(jq -r .pinned <<< "$output")" = "$PINS/bpf_schedutil" ]
+	[[ $(jq -r .path <<< "$output") == */schedutil.bpf.o ]]
+	[ "$(jq -c .policies <<< "$output")" = \
+	  '[{"policy":0,"from":"schedutil","to":"bpf_schedutil"}]' ]
+	json switch bpf_schedutil --policy 2
+	[ "$status" -eq 0 ]
+	[ "$(jq -c . <<< "$output")" = \
+	  '{"governor":"bpf_schedutil","policies":[{"policy":2,"from":"schedutil","to":"bpf_schedutil"}]}' ]
+
+	json list
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .objdir <<< "$output")" = "$BPF_OBJ" ]
+	[ "$(jq -r '.available[] | select(.stem == "schedutil") | .name' <<< "$output")" = bpf_schedutil ]
+	[ "$(jq -r '.available[] | select(.stem == "schedutil") | .given' <<< "$output")" = false ]
+	[ "$(jq -r '.loaded[] | select(.name == "bpf_schedutil") | .kind' <<< "$output")" = loaded ]
+	[ "$(jq -r '.loaded[] | select(.name == "performance") | .kind' <<< "$output")" = in-kernel ]
+	[ "$(jq -c '.policies[0]' <<< "$output")" = '{"policy":0,"cpus":"0,1","governor":"bpf_schedutil"}' ]
+
+	json status
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.policies | length' <<< "$output")" = 2 ]
+	[ "$(jq -r '.policies[1] | .policy, .governor, (.cur_khz > 0), has("bpf")' <<< "$output" |
+	     tr '\n' ' ')" = "2 bpf_schedutil true true " ]
+	[ "$(jq -r '.governors[0] | .name, .state, .pinned' <<< "$output" | tr '\n' ' ')" = \
+	  "bpf_schedutil enabled true " ]
+
+	json tune schedutil rate_limit_us=2000 --policy 2
+	[ "$status" -eq 0 ]
+	[ "$(jq -c . <<< "$output")" = \
+	  '{"governor":"bpf_schedutil","written":{"policy":2,"fields":{"rate_limit_us":{"value":2000,"unit":"us","range":{"min":1,"max":10000000}}}}}' ]
+	json tune schedutil
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.tunables[] | [.policy, .fields.rate_limit_us.value]]' <<< "$output")" = \
+	  '[[0,0],[2,2000]]' ]
+	json tune schedutil rate_limit_us --policy 2
+	[ "$(jq -c .tunables <<< "$output")" = \
+	  '[{"policy":2,"fields":{"rate_limit_us":{"value":2000,"unit":"us","range":{"min":1,"max":10000000}}}}]' ]
+
+	json upgrade schedutil "$BPF_OBJ/schedutil.bpf.o"
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.upgraded, .carried]' <<< "$output")" = '["bpf_schedutil",1]' ]
+
+	json unload schedutil
+	[ "$status" -eq 0 ]
+	[ "$(jq -c . <<< "$output")" = \
+	  '{"unloaded":"bpf_schedutil","policies":[{"policy":0,"from":"bpf_schedutil","to":"schedutil"},{"policy":2,"from":"bpf_schedutil","to":"schedutil"}]}' ]
+	nothing_left
+}
+
+@test "-j: tune of arrays and freq lists, unload --all as a list, -p indented" {
+	cpufreq_bpf load interactive --set "target_loads=80 1200000:95"
+	cpufreq_bpf load sched
+	json tune interactive target_loads timer_rate --policy 0
+	[ "$(jq -c '.tunables[0].fields | [.target_loads.value, .timer_rate.value]' <<< "$output")" = \
+	  '["80 1200000:95",0]' ]
+	run cpufreq_bpf -p tune interactive timer_rate --policy 0
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "{" ]
+	[ "${lines[1]}" = '  "governor": "bpf_interactive",' ]
+	[ "${lines[2]}" = '  "tunables": [' ]
+	[ "$(jq -r '.tunables[0].fields.timer_rate.unit' <<< "$output")" = us ]
+	run cpufreq_bpf -p status
+	[ "${lines[0]}" = "{" ]
+	[ "${lines[1]}" = '  "policies": [' ]
+	# The per-command --json of status is -j's.
+	[ "$(cpufreq_bpf status --json | jq -c .governors)" = "$(cpufreq_bpf -j status | jq -c .governors)" ]
+	json unload --all
+	[ "$status" -eq 0 ]
+	[ "$(jq -r 'map(.unloaded) | sort | join(" ")' <<< "$output")" = "bpf_interactive bpf_sched" ]
+	nothing_left
+	json version
+	[[ $(jq -r .libbpf <<< "$output") == v1.* ]]
+}
+
+@test "-j: shadow, and boot one document a line" {
+	cpufreq_bpf load sched
+	json shadow sched --policy 0 --duration 1
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.governor, .policy, .driving, (.seconds >= 1), (.residency | type)]' \
+	     <<< "$output")" = '["bpf_sched",0,"schedutil",true,"array"]' ]
+	conf=$BATS_TEST_TMPDIR/cpufreq-bpf.conf
+	printf '%s\n' 'load interactive --policy 2' 'switch performance --policy 0' > "$conf"
+	run bash -c '"$0" -j boot --config "$1" 2>/dev/null' "$LOADER" "$conf"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "$(jq -r '.loaded // .governor' <<< "$output" | tr '\n' ' ')" = \
+	  "bpf_interactive performance " ]
+}
+
+@test "-j: an error is one line on stderr, its exit code, nothing on stdout" {
+	json tune nosuch
+	[ "$status" -eq 3 ]
+	[ -z "$output" ]
+	json load interactive --set go_hispeed_load=101
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	run cpufreq_bpf -j load interactive --set go_hispeed_load=101
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"out of range"* ]]
+	# A load whose switch fails is undone, and says nothing on stdout.
+	json load interactive --policy 5
+	[ "$status" -eq 3 ]
+	[ -z "$output" ]
+	nothing_left
+}
+
+@test "info: every shipped governor, unprivileged, shows each field's default, 0 in tune after a load" {
+	local obj stem info tuned
+	for obj in "$BPF_OBJ"/*.bpf.o; do
+		stem=$(basename "$obj" .bpf.o)
+		run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" -j info "$stem"
+		[ "$status" -eq 0 ] || { echo "$stem: $output"; false; }
+		info=$output
+		[ "$(jq -r .path <<< "$info")" = "$obj" ]
+		run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" info "$obj"
+		[ "$status" -eq 0 ]
+		[ "${lines[0]}" = "name: $(jq -r .name <<< "$info")" ]
+		[ "$(jq -r '.ops | length > 0' <<< "$info")" = true ]
+		# Every field says what its 0 stands for: a number or words.
+		[ "$(jq -r '[.tunables.fields[].default | type] - ["number", "string"]
+			    | length' <<< "$info")" = 0 ] || { echo "$stem: $info"; false; }
+		[ "$(grep -c '=0	# .*0 = ' <<< "$output")" = \
+		  "$(jq -r '.tunables.fields | length' <<< "$info")" ]
+		# The object's 0 is what the map holds after a load, with the same unit and range.
+		cpufreq_bpf load "$stem" >/dev/null
+		json tune "$stem" --policy 2
+		tuned=$output
+		[ "$(jq -c '.tunables.fields | map_values({value: 0, unit, range})' <<< "$info")" = \
+		  "$(jq -c '.tunables[0].fields | map_values({value: (.value | if type == "array"
+			then max elif type == "string" then tonumber else . end), unit, range})' \
+		     <<< "$tuned")" ] || { echo "$stem: $info $tuned"; false; }
+		cpufreq_bpf unload "$stem" >/dev/null
+	done
+	nothing_left
+	# The defaults the code applies, numbers from the governors' #defines.
+	[ "$("$LOADER" -j info classaware | jq -c '.tunables.fields | [.boost_hold_us.default,
+	     .background_step_us.default, .hispeed_freq.default]')" = \
+	  '[40000,20000,"the CPU'"'"'s top frequency"]' ]
+	[ "$("$LOADER" -j info interactive | jq -c '.tunables.fields | [.timer_slack.default,
+	     .target_loads.default, .io_is_busy.default]')" = '[80000,90,0]' ]
+	[ "$("$LOADER" -j info schedutil | jq -r .tunables.fields.rate_limit_us.default)" = \
+	  "the driver's transition delay" ]
+	run "$LOADER" info ondemand
+	[ "$status" -eq 0 ]
+	[[ $output == *"up_threshold=0	# %, 1..100, 0 = 95 %"* ]]
+	# bpf_schedutil declares EAS, and only it among the shipped.
+	[ "$("$LOADER" -j info schedutil | jq -c '[.eas, .flags]')" = '[true,["eas"]]' ]
+	[ "$("$LOADER" -j info interactive | jq -c '[.eas, .flags]')" = '[false,[]]' ]
 }

@@ -7,21 +7,12 @@
 load lib
 load governors_lib
 
-LOADER=$TOOLS/cpufreq-bpf
-[ -x "$LOADER" ] || cp "$ROOT/build/loader/cpufreq-bpf" "$LOADER"
-export CPUFREQ_BPF_OBJDIR=$BPF_OBJ
-SHADOW=$BPF_DEBUGFS/shadow
-
 setup() {
 	off_policy0
 	reset_policies
 }
 
 teardown() {
-	local p
-	for p in $(cut -d' ' -f1 "$SHADOW" 2>/dev/null); do
-		echo "$p" > "$SHADOW" || true
-	done
 	restore_vm_state
 }
 

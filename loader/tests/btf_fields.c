@@ -120,6 +120,103 @@ static void test_others(void)
 	   "an object without a governor is refused");
 }
 
+/* @name's field @field in a shipped object, copied; false when it is not there. */
+static bool field_of(const char *name, const char *field, struct field *out)
+{
+	struct gov_object go;
+	struct layout l;
+	const struct field *f;
+	bool found;
+
+	if (open_layout(name, &go, &l))
+		return false;
+	f = layout_field(&l, field);
+	found = f;
+	if (f)
+		*out = *f;
+	layout_free(&l);
+	gov_object_close(&go);
+	return found;
+}
+
+static bool default_is_number(const char *name, const char *field, long long v)
+{
+	struct field f;
+
+	return field_of(name, field, &f) && f.has_default && f.default_value == v &&
+	       !f.default_text[0];
+}
+
+static bool default_is_text(const char *name, const char *field, const char *text)
+{
+	struct field f;
+
+	return field_of(name, field, &f) && !f.has_default && !strcmp(f.default_text, text);
+}
+
+/* The default tags: the #define the code applies, or words for the hardware's. */
+static void test_defaults(void)
+{
+	static const char *const govs[] = {
+		"schedutil", "interactive", "sched", "ondemand", "conservative",
+		"classaware", "example",
+	};
+	struct gov_object go;
+	struct layout l;
+	struct field f;
+	char buf[160];
+	unsigned int g;
+	int i, missing;
+
+	ok(default_is_number("classaware", "boost_hold_us", 40000) &&
+	   default_is_number("classaware", "background_nice", 10),
+	   "classaware: boost_hold_us 40000, background_nice 10");
+	ok(default_is_number("interactive", "timer_slack", 80000) &&
+	   default_is_number("interactive", "above_hispeed_delay", 20000) &&
+	   default_is_number("interactive", "go_hispeed_load", 99),
+	   "interactive: timer_slack 80000, above_hispeed_delay 20000, go_hispeed_load 99");
+	ok(default_is_number("interactive", "target_loads", 90),
+	   "interactive: a freq list's default is its one value, 90");
+	ok(default_is_number("ondemand", "up_threshold", 95) &&
+	   default_is_number("conservative", "up_threshold", 80) &&
+	   default_is_number("conservative", "freq_step", 5) &&
+	   default_is_number("example", "down_threshold", 30) &&
+	   default_is_number("sched", "capacity_margin", 1280),
+	   "ondemand 95, conservative 80 and 5, example 30, sched 1280");
+	ok(default_is_number("ondemand", "io_is_busy", 0), "ondemand: io_is_busy 0, a number");
+	ok(default_is_text("schedutil", "rate_limit_us", "the driver's transition delay") &&
+	   default_is_text("interactive", "hispeed_freq", "the policy's max"),
+	   "schedutil and interactive: hardware defaults in words");
+	ok(default_is_text("sched", "throttle_us",
+			   "the driver's transition latency, 50000 us without one"),
+	   "sched: throttle_us's text has THROTTLE_US_DEFAULT expanded");
+	ok(default_is_text("conservative", "sampling_rate",
+			   "max(2 ticks, the driver's transition delay)"),
+	   "conservative: sampling_rate in words, from dbs.h");
+
+	ok(field_of("classaware", "boost_hold_us", &f) &&
+	   !field_default_format(&f, buf, sizeof(buf)) && !strcmp(buf, "40000 us"),
+	   "format: a number with its unit (%s)", buf);
+	ok(field_of("sched", "capacity_margin", &f) &&
+	   !field_default_format(&f, buf, sizeof(buf)) && !strcmp(buf, "1280"),
+	   "format: a number without a unit (%s)", buf);
+	f.has_default = false;
+	f.default_text[0] = '\0';
+	ok(field_default_format(&f, buf, sizeof(buf)) == -ENOENT,
+	   "format: a field without the tag has none");
+
+	for (g = 0; g < sizeof(govs) / sizeof(govs[0]); g++) {
+		missing = open_layout(govs[g], &go, &l) ? -1 : 0;
+		for (i = 0; !missing && i < l.nr_fields; i++)
+			if (field_default_format(&l.fields[i], buf, sizeof(buf)))
+				missing = i + 1;
+		ok(!missing && l.nr_fields, "%s: every field has a default (%s)", govs[g],
+		   missing > 0 ? l.fields[missing - 1].name : missing ? "not opened" : "all");
+		layout_free(&l);
+		gov_object_close(&go);
+	}
+}
+
 /* Upgrades carry fields by name; missing or reshaped ones keep the default. */
 static void test_carry(void)
 {
@@ -189,6 +286,7 @@ int main(int argc, char **argv)
 	libbpf_set_print(NULL);
 	test_interactive();
 	test_others();
+	test_defaults();
 	test_carry();
 	test_names();
 	return tap_done();

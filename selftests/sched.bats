@@ -1,0 +1,85 @@
+#!/usr/bin/env bats
+# bpf_sched on drivers unlike the VM's default: its throttle comes from the
+# driver's transition latency, and its frequencies from utilization that may
+# not be frequency invariant.  run-all boots the VM with
+# vcpufreq.reported_latency_ns (500 ns as CPPC and HWP parts report, or
+# 4294967295, CPUFREQ_ETERNAL, from a driver that does not know) and
+# vcpufreq.freq_invariance=0; each test checks the boot it needs.  On
+# policy0 (CPUs 0-1, fast switching), the suite on CPUs 2-3.
+
+load lib
+load governors_lib
+
+setup() {
+	off_policy0
+	reset_policies
+}
+
+teardown() {
+	restore_vm_state
+}
+
+# booted_with PARAM=VALUE: the kernel command line has it, else the test
+# says which boot it needs.
+booted_with() {
+	grep -qw "$1" /proc/cmdline || {
+		echo "this test needs a boot with $1 (see selftests/run-all)" >&2
+		return 1
+	}
+}
+
+# hog_gap_us: the shortest time between two frequency changes of CPU 0
+# over two hogs of 1 s on it, each followed by 1 s idle.  Either CPU of the
+# policy may make a change: the trace's clock must be one for both.
+hog_gap_us() {
+	gov_load sched
+	set_governor 0 bpf_sched
+	echo global > "$TRACING/trace_clock"
+	trace_on power/cpu_frequency
+	hog_pattern 2 1 1
+	trace_off
+	min_gap_us 0
+}
+
+@test "bpf_sched: a transition latency of 500 ns is no 50 ms throttle" {
+	local gap
+	booted_with vcpufreq.reported_latency_ns=500
+	[ "$(policy_read 0 cpuinfo_transition_latency)" -eq 500 ]
+	gap=$(hog_gap_us)
+	echo "# shortest time between transitions: $gap us" >&3
+	[ -n "$gap" ]
+	# Rounded to whole microseconds, 500 ns was "no latency": 50 ms.
+	[ "$gap" -lt 50000 ]
+}
+
+@test "bpf_sched: CPUFREQ_ETERNAL throttles for the 50 ms default, not 4.3 s" {
+	local gap
+	booted_with vcpufreq.reported_latency_ns=4294967295
+	gap=$(hog_gap_us)
+	echo "# shortest time between transitions: $gap us" >&3
+	[ -n "$gap" ]
+	[ "$gap" -ge 50000 ]
+	# Read as a latency, CPUFREQ_ETERNAL is 4294967 us between changes.
+	[ "$gap" -lt 4294967 ]
+}
+
+@test "bpf_sched: without frequency invariance, a capacity is one of the current frequency" {
+	local pid
+	booted_with vcpufreq.freq_invariance=0
+	gov_load sched
+	set_governor 0 bpf_sched
+	# Half of every 8 ms busy: utilization about 512 whatever the frequency.
+	# Relative to the current frequency that asks for 0.625 of it, never
+	# more: down to 800 MHz or below (on the default table 500 MHz
+	# resolves back to 800).  Relative to the top (the fault), for 1.25 GHz
+	# on the default table, 1.47 GHz on the 40-entry one: above 800 MHz.
+	bursty_load 0 6 4 4 &
+	pid=$!
+	wait_for 4 freq_at_most 0 800000 || {
+		echo "policy0 at $(cur_freq 0) kHz under a 50% load" >&2
+		kill $pid 2>/dev/null || true
+		return 1
+	}
+	never_above 0 800000 1
+	kill $pid 2>/dev/null || true
+}
