@@ -16,11 +16,37 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <unistd.h>
 #include "loader.h"
 
 #define TMP_PREFIX	"_tmp-"
+
+/*
+ * Mounts bpffs on BPFFS_DIR where it is not mounted yet, as bpftool does
+ * before it pins: pins elsewhere would be lost with the process, and
+ * without bpffs there are none to read.  0, or -errno from statfs() or
+ * mount().
+ */
+int bpffs_mount(void)
+{
+	struct statfs st;
+
+	if (statfs(BPFFS_DIR, &st))
+		return -errno;
+	if (st.f_type == BPF_FS_MAGIC)
+		return 0;
+	if (mount("bpf", BPFFS_DIR, "bpf", 0, "mode=0700"))
+		return -errno;
+	if (verbose())
+		fprintf(stderr, "cpufreq-bpf: mounted bpffs on %s\n", BPFFS_DIR);
+	return 0;
+}
 
 int pin_dir(const char *governor, char *buf, size_t len)
 {
@@ -36,7 +62,123 @@ bool gov_pinned(const char *governor)
 	if (pin_dir(governor, dir, sizeof(dir)))
 		return false;
 	snprintf(link, sizeof(link), "%s/link", dir);
-	return !access(link, F_OK);
+	return can_access(link, F_OK);
+}
+
+/*
+ * The governor's pinned link is a struct_ops link: what registered it, as
+ * the kernel reports it.  False where the pin cannot be read (not root).
+ */
+bool gov_link_struct_ops(const char *governor)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	char dir[256], link[300];
+	int fd, err;
+
+	if (pin_dir(governor, dir, sizeof(dir)))
+		return false;
+	snprintf(link, sizeof(link), "%s/link", dir);
+	fd = bpf_obj_get(link);
+	if (fd < 0)
+		return false;
+	err = bpf_link_get_info_by_fd(fd, &info, &len);
+	close(fd);
+	return !err && info.type == BPF_LINK_TYPE_STRUCT_OPS;
+}
+
+/* Byte offset of member @member of struct type @id, or -1. */
+static int member_offset(const struct btf *btf, __u32 id, const char *member, __u32 *type)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m = btf_members(t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		if (strcmp(btf__name_by_offset(btf, m->name_off), member))
+			continue;
+		*type = m->type;
+		return btf_member_bit_offset(t, i) / 8;
+	}
+	return -1;
+}
+
+/*
+ * Where a cpufreq_gov_ops struct_ops map's value (the kernel's struct
+ * bpf_struct_ops_cpufreq_gov_ops) holds the governor's name, and that
+ * value's BTF id in vmlinux; -1 where the kernel's BTF does not say.
+ */
+static int ops_name_offset(__u32 *value_id)
+{
+	static int offset = -2;
+	static __u32 id;
+	struct btf *vmlinux;
+	int data, name, vid;
+	__u32 type;
+
+	if (offset == -2) {
+		offset = -1;
+		vmlinux = btf__load_vmlinux_btf();
+		vid = vmlinux ? btf__find_by_name_kind(vmlinux, "bpf_struct_ops_cpufreq_gov_ops",
+						       BTF_KIND_STRUCT) : -1;
+		data = vid > 0 ? member_offset(vmlinux, vid, "data", &type) : -1;
+		name = data >= 0 ? member_offset(vmlinux, type, "name", &type) : -1;
+		if (name >= 0) {
+			id = vid;
+			offset = data + name;
+		}
+		btf__free(vmlinux);
+	}
+	*value_id = id;
+	return offset;
+}
+
+/* Whether the struct_ops map @fd is a cpufreq governor named @name. */
+static bool map_registers(int fd, const char *name, __u32 value_id, int offset)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info), key = 0;
+	bool found = false;
+	char *value;
+
+	if (bpf_map_get_info_by_fd(fd, &info, &len) || info.type != BPF_MAP_TYPE_STRUCT_OPS ||
+	    info.btf_vmlinux_value_type_id != value_id ||
+	    info.value_size < (__u32)offset + GOV_NAME_LEN)
+		return false;
+	value = calloc(1, info.value_size);
+	if (value && !bpf_map_lookup_elem(fd, &key, value))
+		found = !strncmp(value + offset, name, GOV_NAME_LEN);
+	free(value);
+	return found;
+}
+
+/* Whether the process may walk the kernel's maps (CAP_SYS_ADMIN). */
+bool struct_ops_walkable(void)
+{
+	__u32 id;
+
+	return !bpf_map_get_next_id(0, &id) || errno == ENOENT;
+}
+
+/*
+ * Whether a cpufreq_gov_ops struct_ops map in the kernel registers @name:
+ * the BPF side of a governor that another tool registered, as the kernel
+ * shows it without debugfs.  Walking the maps needs CAP_SYS_ADMIN.
+ */
+bool struct_ops_registers(const char *name)
+{
+	__u32 id = 0, value_id;
+	int offset = ops_name_offset(&value_id), fd;
+	bool found = false;
+
+	while (offset >= 0 && !found && !bpf_map_get_next_id(id, &id)) {
+		fd = bpf_map_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		found = map_registers(fd, name, value_id, offset);
+		close(fd);
+	}
+	return found;
 }
 
 /*

@@ -1,5 +1,5 @@
 # bash completion for cpufreq-bpf(8): commands, their options, governor
-# names (shipped objects and loaded governors) and policy ids.
+# names (shipped objects and loaded governors), policy and CPU ids.
 
 # The governors one can name: shipped objects by stem, loaded ones by name.
 _cpufreq_bpf_governors()
@@ -22,7 +22,7 @@ _cpufreq_bpf()
 
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		--policy | --set | --config | --duration) ((i++)) ;;
+		--policy | --cpu | --set | --config | --duration | --interval) ((i++)) ;;
 		-*) ;;
 		*) [ -z "$cmd" ] && cmd=${COMP_WORDS[i]} || ((nargs++)) ;;
 		esac
@@ -37,18 +37,22 @@ _cpufreq_bpf()
 		COMPREPLY=($(compgen -W "all $(ls /sys/devices/system/cpu/cpufreq 2>/dev/null |
 			sed -n 's/^policy//p')" -- "$cur"))
 		return ;;
+	--cpu)
+		COMPREPLY=($(compgen -W "all $(ls /sys/devices/system/cpu 2>/dev/null |
+			sed -n 's/^cpu\([0-9]\+\)$/\1/p')" -- "$cur"))
+		return ;;
 	--config)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
-	--set | --duration)
+	--set | --duration | --interval)
 		return ;;
 	esac
 	case $cmd in
-	load) opts="--policy --set" ;;
+	load) opts="--policy --cpu --set" ;;
 	unload) opts="--all" ;;
-	switch | tune) opts="--policy" ;;
-	status) opts="--json --watch" ;;
-	shadow) opts="--policy --duration --json" ;;
+	switch | tune) opts="--policy --cpu" ;;
+	status) opts="--policy --cpu --json --watch --interval" ;;
+	shadow) opts="--policy --cpu --duration --json" ;;
 	boot) opts="--config --check" ;;
 	esac
 	if [[ $cur == -* ]]; then

@@ -100,7 +100,7 @@ static int shipped_object(const char *name, char *path, size_t len)
 	if (!strncmp(name, BPF_PREFIX, strlen(BPF_PREFIX)))
 		shortname += strlen(BPF_PREFIX);
 	snprintf(path, len, "%s/%s.bpf.o", objdir(), shortname);
-	if (!access(path, R_OK))
+	if (can_access(path, R_OK))
 		return 0;
 	return shipped_object_registering(name, path, len);
 }
@@ -163,7 +163,7 @@ int gov_object_open(const char *what, const char *pin_root, struct gov_object *g
 	int err;
 
 	if (is_path(what)) {
-		if (access(what, R_OK))
+		if (!can_access(what, R_OK))
 			return fail(EXIT_NOTFOUND, "%s: %s", what, strerror(errno));
 		snprintf(path, sizeof(path), "%s", what);
 	} else if (shipped_object(what, path, sizeof(path))) {
@@ -517,7 +517,7 @@ static int load_new(struct gov_object *go, const struct load_request *req, const
 
 	err = pin_tmp_create(tmp);
 	if (err)
-		return fail(EXIT_FAIL, "%s: %s (is bpffs mounted?)", tmp, strerror(-err));
+		return fail(EXIT_FAIL, "%s: %s", tmp, strerror(-err));
 	ret = load_into(go, value, tmp);
 	if (!ret) {
 		err = pin_dir_publish(tmp, go->name);

@@ -39,6 +39,8 @@ void fail_context(const char *where);
 void set_verbose(bool on);
 bool verbose(void);
 int parse_u64(const char *s, __u64 *val);
+int parse_millis(const char *s, __u64 *ms);
+bool can_access(const char *path, int mode);
 const char *libbpf_error(int err);
 
 /* json.c: the JSON writer of -j and -p; documents go out at json_commit(). */
@@ -135,9 +137,13 @@ struct policy_info {
 #define BPF_DEBUGFS	"/sys/kernel/debug/cpufreq_bpf"
 
 int policies_read(const char *dir, struct policy_info **out);
+int policies_of_cpus(const struct policy_set *cpus, const struct policy_info *p, int n,
+		     struct policy_set *out, int *cpu);
 int policy_set_governor(int policy, const char *governor);
 bool governor_available(const char *name);
 int governors_available(char *buf, size_t len);
+bool bpf_stats_exist(const char *name);
+bool bpf_registered_elsewhere(const char *name);
 bool bpf_governor_registered(const char *name);
 
 struct gov_policy_stats {
@@ -163,10 +169,15 @@ int last_exit_reason(const char *governor, char *buf, size_t len);
 int cmd_shadow(const char *name, int policy, unsigned int duration_s);
 
 /* bpffs.c: /sys/fs/bpf/cpufreq/<governor>/{link,tunables,...} */
-#define PIN_ROOT	"/sys/fs/bpf/cpufreq"
+#define BPFFS_DIR	"/sys/fs/bpf"
+#define PIN_ROOT	BPFFS_DIR "/cpufreq"
 
+int bpffs_mount(void);
 int pin_dir(const char *governor, char *buf, size_t len);
 bool gov_pinned(const char *governor);
+bool gov_link_struct_ops(const char *governor);
+bool struct_ops_walkable(void);
+bool struct_ops_registers(const char *name);
 int pin_root_prepare(void);
 int pin_tmp_dir(const char *what, char *buf, size_t len);
 int pin_tmp_create(const char *tmp);
@@ -226,7 +237,7 @@ int gov_tune(const char *name, char **args, int n, int policy, bool check);
 
 /* status.c */
 int cmd_list(char **paths, int nr_paths);
-int cmd_status(const char *name, bool watch);
+int cmd_status(const char *name, const struct policy_set *set, unsigned int interval_ms);
 
 /* info.c: a governor object described without loading it. */
 int cmd_info(const char *what);

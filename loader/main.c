@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
 #include <bpf/libbpf.h>
 #include "loader.h"
 
@@ -27,15 +29,19 @@ static const char usage_tail[] =
 "JSON document, -p (--pretty) indented; errors stay one line on stderr.\n"
 "NAME is a shipped governor: its object's stem (conservative), the name it\n"
 "registers (bpf_conserv) or that name's short form (conserv).  LIST is policy\n"
-"ids: 0,2 or 0-3 or all.\n"
+"ids: 0,2 or 0-3 or all; --cpu CPUS takes CPU ids in that form instead and\n"
+"selects the policies those CPUs belong to.\n"
 "Numbers are decimal, or hex after 0x: 010 is ten.\n"
 "Pins live in " PIN_ROOT "/<governor>/.\n"
-"Every command but help, version and info needs root and a kernel with the\n"
-"cpufreq-bpf series.\n"
+"Every command but list, info, help and version needs root (CAP_BPF,\n"
+"CAP_PERFMON and CAP_DAC_OVERRIDE; CAP_SYS_ADMIN stands for the first two);\n"
+"every one but info, help and version a kernel with the cpufreq-bpf series.\n"
+"Those that pin or read pins mount bpffs on " BPFFS_DIR " when it is not.\n"
 "\n"
 "exit status: 0 ok, 1 the kernel or system refused, 2 bad usage, field or value,\n"
-"3 no such governor, object or policy, 4 not root, 5 governor already loaded,\n"
-"6 the kernel lacks the cpufreq-bpf series, BTF or a readable configuration\n";
+"3 no such governor, object, policy or CPU, 4 not root (missing capabilities),\n"
+"5 governor already loaded, 6 the kernel lacks the cpufreq-bpf series, BTF\n"
+"or a readable configuration\n";
 
 static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -66,6 +72,8 @@ static const struct option policy_opts[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "duration", required_argument, NULL, 'd' },
+	{ "cpu", required_argument, NULL, 'u' },
+	{ "interval", required_argument, NULL, 'i' },
 	{ "check", no_argument, NULL, 'k' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -74,11 +82,13 @@ static const struct option policy_opts[] = {
 struct cmd_opts {
 	struct policy_set policies;
 	const char *policy_arg;
+	const char *cpu_arg;	/* --cpu, turned into policies */
 	char *sets[64];
 	int nr_sets;
 	bool json, watch, all, check;
 	const char *config;
 	__u64 duration;
+	__u64 interval_ms;	/* status --watch --interval */
 	char **args;		/* positional arguments */
 	int nr_args;
 };
@@ -90,6 +100,30 @@ static const char *opt_name(int c)
 	for (o = policy_opts; o->name && o->val != c; o++)
 		;
 	return o->name ? o->name : "?";
+}
+
+static int command_ready(const char *name);
+
+/* --cpu: the policies of those CPUs become the command's --policy. */
+static int cpus_to_policies(struct cmd_opts *o)
+{
+	struct policy_set cpus = o->policies;
+	struct policy_info *p;
+	int n, cpu, err;
+
+	if (!o->cpu_arg)
+		return EXIT_OK;
+	n = policies_read(CPUFREQ_DIR, &p);
+	if (n < 0)
+		return fail(EXIT_FAIL, "cannot read cpufreq policies: %s", strerror(-n));
+	err = policies_of_cpus(&cpus, p, n, &o->policies, &cpu);
+	free(p);
+	if (err == -ENOENT)
+		return fail(EXIT_NOTFOUND, "--cpu: CPU %d has no cpufreq policy", cpu);
+	if (err)
+		return usage("--cpu '%s': more policies than one list holds", o->cpu_arg);
+	o->policy_arg = o->cpu_arg;
+	return EXIT_OK;
 }
 
 /*
@@ -134,6 +168,17 @@ static int parse_cmd(int argc, char **argv, const char *accepted, struct cmd_opt
 			    o->duration > 24 * 3600)
 				return usage("--duration '%s': expected seconds, 1 to 86400", optarg);
 			break;
+		case 'u':
+			o->cpu_arg = optarg;
+			if (parse_policy_list(optarg, &o->policies))
+				return usage("--cpu '%s': expected CPUs like 0,2 or 0-3, or all",
+					     optarg);
+			break;
+		case 'i':
+			if (parse_millis(optarg, &o->interval_ms) || o->interval_ms < 100 ||
+			    o->interval_ms > 3600 * 1000)
+				return usage("--interval '%s': expected seconds, 0.1 to 3600", optarg);
+			break;
 		}
 	}
 	o->args = argv + optind;
@@ -142,7 +187,20 @@ static int parse_cmd(int argc, char **argv, const char *accepted, struct cmd_opt
 		return usage("%s: missing argument", argv[0]);
 	if (max_args >= 0 && o->nr_args > max_args)
 		return usage("%s: unexpected '%s'", argv[0], o->args[max_args]);
+	if (o->cpu_arg && o->policy_arg)
+		return usage("%s: --cpu and --policy select the same thing: give one", argv[0]);
+	if (o->interval_ms && !o->watch)
+		return usage("%s: --interval goes with --watch", argv[0]);
 	return EXIT_OK;
+}
+
+/*
+ * What follows a command's own checks of its command line: its privileges
+ * and the system it needs, then --cpu turned into policies.
+ */
+static int ready(struct cmd_opts *o, const char *cmd)
+{
+	return command_ready(cmd) ?: cpus_to_policies(o);
 }
 
 /*
@@ -157,9 +215,11 @@ static int cmd_load(int argc, char **argv)
 {
 	struct cmd_opts o;
 	struct load_request req;
+	int ret;
 
-	if (parse_cmd(argc, argv, "ps", &o, 1, 1))
-		return EXIT_USAGE;
+	ret = parse_cmd(argc, argv, "pus", &o, 1, 1) ?: ready(&o, argv[0]);
+	if (ret)
+		return ret;
 	req.what = o.args[0];
 	req.policies = o.policies;
 	req.sets = o.sets;
@@ -174,12 +234,16 @@ static int cmd_unload(int argc, char **argv)
 {
 	char names[MAX_POLICIES][GOV_NAME_LEN + 1];
 	struct cmd_opts o;
-	int n, i, ret = EXIT_OK;
+	int n, i, ret;
 
-	if (parse_cmd(argc, argv, "a", &o, 0, 1))
-		return EXIT_USAGE;
+	ret = parse_cmd(argc, argv, "a", &o, 0, 1);
+	if (ret)
+		return ret;
 	if (o.all == (o.nr_args == 1))
 		return usage("unload: give a NAME or --all");
+	ret = ready(&o, argv[0]);
+	if (ret)
+		return ret;
 	if (!o.all)
 		return gov_unload(o.args[0]);
 	n = pinned_governors(names, MAX_POLICIES);
@@ -195,9 +259,11 @@ static int cmd_unload(int argc, char **argv)
 static int cmd_switch(int argc, char **argv)
 {
 	struct cmd_opts o;
+	int ret;
 
-	if (parse_cmd(argc, argv, "p", &o, 1, 1))
-		return EXIT_USAGE;
+	ret = parse_cmd(argc, argv, "pu", &o, 1, 1) ?: ready(&o, argv[0]);
+	if (ret)
+		return ret;
 	if (!o.policy_arg)
 		o.policies.all = true;
 	return gov_switch(o.args[0], &o.policies, boot.check);
@@ -206,79 +272,104 @@ static int cmd_switch(int argc, char **argv)
 static int cmd_upgrade(int argc, char **argv)
 {
 	struct cmd_opts o;
+	int ret;
 
-	if (parse_cmd(argc, argv, "", &o, 2, 2))
-		return EXIT_USAGE;
+	ret = parse_cmd(argc, argv, "", &o, 2, 2) ?: ready(&o, argv[0]);
+	if (ret)
+		return ret;
 	return gov_upgrade(o.args[0], o.args[1], boot.check);
 }
 
-/* The one policy id of --policy, or -1 after reporting why not. */
+/* The one policy id of --policy or --cpu, or -1 after reporting why not. */
 static int one_policy(const struct cmd_opts *o, const char *cmd)
 {
 	if (!o->policy_arg || o->policies.all || o->policies.nr != 1 ||
 	    o->policies.ranges[0].lo != o->policies.ranges[0].hi) {
-		usage("%s: --policy takes one policy id", cmd);
+		usage("%s: --policy takes one policy id (--cpu, CPUs of one policy)", cmd);
 		return -1;
 	}
 	return o->policies.ranges[0].lo;
 }
 
+/*
+ * --policy N or --cpu CPUS of tune and shadow, @required or not, into
+ * *@policy (-1 for none).  --policy is checked before the privileges (a
+ * usage error is 2 for anyone), --cpu once its CPUs are known.  An exit code.
+ */
+static int one_policy_ready(struct cmd_opts *o, const char *cmd, bool required, int *policy)
+{
+	int ret;
+
+	*policy = -1;
+	if ((required || o->policy_arg) && !o->cpu_arg && one_policy(o, cmd) < 0)
+		return EXIT_USAGE;
+	ret = ready(o, cmd);
+	if (ret || !o->policy_arg)
+		return ret;
+	*policy = one_policy(o, cmd);
+	return *policy < 0 ? EXIT_USAGE : EXIT_OK;
+}
+
 static int cmd_tune(int argc, char **argv)
 {
 	struct cmd_opts o;
-	int policy = -1;
+	int policy, ret;
 
-	if (parse_cmd(argc, argv, "p", &o, 1, -1))
-		return EXIT_USAGE;
-	if (o.policy_arg) {
-		policy = one_policy(&o, "tune");
-		if (policy < 0)
-			return EXIT_USAGE;
-	}
+	ret = parse_cmd(argc, argv, "pu", &o, 1, -1) ?:
+	      one_policy_ready(&o, argv[0], false, &policy);
+	if (ret)
+		return ret;
 	return gov_tune(o.args[0], o.args + 1, o.nr_args - 1, policy, boot.check);
 }
 
 static int cmd_status_args(int argc, char **argv)
 {
 	struct cmd_opts o;
+	int ret;
 
-	if (parse_cmd(argc, argv, "jw", &o, 0, 1))
-		return EXIT_USAGE;
+	ret = parse_cmd(argc, argv, "jwipu", &o, 0, 1) ?: ready(&o, argv[0]);
+	if (ret)
+		return ret;
 	if (o.json && !json_on())
 		json_init(stdout, false);
-	return cmd_status(o.nr_args ? o.args[0] : NULL, o.watch);
+	return cmd_status(o.nr_args ? o.args[0] : NULL, o.policy_arg ? &o.policies : NULL,
+			  o.watch ? (o.interval_ms ?: 1000) : 0);
 }
 
 static int cmd_list_args(int argc, char **argv)
 {
 	struct cmd_opts o;
+	int ret;
 
-	if (parse_cmd(argc, argv, "", &o, 0, -1))
-		return EXIT_USAGE;
+	ret = parse_cmd(argc, argv, "", &o, 0, -1) ?: ready(&o, argv[0]);
+	if (ret)
+		return ret;
 	return cmd_list(o.args, o.nr_args);
 }
 
 static int cmd_shadow_args(int argc, char **argv)
 {
 	struct cmd_opts o;
-	int policy;
+	int policy, ret;
 
-	if (parse_cmd(argc, argv, "pdj", &o, 1, 1))
-		return EXIT_USAGE;
-	policy = one_policy(&o, "shadow");
-	if (policy < 0)
-		return EXIT_USAGE;
+	ret = parse_cmd(argc, argv, "pudj", &o, 1, 1) ?:
+	      one_policy_ready(&o, argv[0], true, &policy);
+	if (ret)
+		return ret;
 	if (o.json && !json_on())
 		json_init(stdout, false);
 	return cmd_shadow(o.args[0], policy, o.duration);
 }
 
+/* info only reads an object file: it needs neither privileges nor the series. */
 static int cmd_info_args(int argc, char **argv)
 {
 	struct cmd_opts o;
+	int ret;
 
-	if (parse_cmd(argc, argv, "", &o, 1, 1))
-		return EXIT_USAGE;
+	ret = parse_cmd(argc, argv, "", &o, 1, 1);
+	if (ret)
+		return ret;
 	return cmd_info(o.args[0]);
 }
 
@@ -290,8 +381,9 @@ static int cmd_boot(int argc, char **argv)
 	struct cmd_opts o;
 	int ret;
 
-	if (parse_cmd(argc, argv, "ck", &o, 0, 0))
-		return EXIT_USAGE;
+	ret = parse_cmd(argc, argv, "ck", &o, 0, 0) ?: ready(&o, argv[0]);
+	if (ret)
+		return ret;
 	path = o.config ? o.config : DEFAULT_CONFIG;
 	boot.running = true;
 	boot.check = o.check;
@@ -302,42 +394,54 @@ static int cmd_boot(int argc, char **argv)
 	return ret;
 }
 
+/* What a command needs, checked once its command line is parsed. */
+enum {
+	NEEDS_PRIV = 1,		/* the capabilities of missing_caps() */
+	NEEDS_BPFFS = 2,	/* it pins or reads pins: bpffs mounted */
+	NEEDS_SERIES = 4,	/* every command: the kernel's support, checked */
+};
+
 static const struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	unsigned int needs;
 	const char *usage;	/* its lines in the help */
 } commands[] = {
-	{ "list", cmd_list_args,
+	{ "list", cmd_list_args, 0,
 	  "list [PATH]...                        governors available (shipped and PATHs),\n"
 	  "                                        loaded, and per policy\n" },
-	{ "load", cmd_load,
-	  "load NAME|PATH [--policy LIST|all] [--set FIELD=VALUE]...\n"
+	{ "load", cmd_load, NEEDS_PRIV | NEEDS_BPFFS,
+	  "load NAME|PATH [--policy LIST|all | --cpu CPUS] [--set FIELD=VALUE]...\n"
 	  "                                        register and pin a governor, set tunables,\n"
 	  "                                        put policies on it\n" },
-	{ "unload", cmd_unload,
+	{ "unload", cmd_unload, NEEDS_PRIV | NEEDS_BPFFS,
 	  "unload NAME|--all                     unpin; its policies return to their previous\n"
 	  "                                        governors\n" },
-	{ "switch", cmd_switch,
-	  "switch NAME [--policy LIST|all]       put policies (default all) on a governor,\n"
+	{ "switch", cmd_switch, NEEDS_PRIV,
+	  "switch NAME [--policy LIST|all | --cpu CPUS]\n"
+	  "                                        put policies (default all) on a governor,\n"
 	  "                                        BPF or in-kernel\n" },
-	{ "upgrade", cmd_upgrade,
+	{ "upgrade", cmd_upgrade, NEEDS_PRIV | NEEDS_BPFFS,
 	  "upgrade NAME PATH                     replace a loaded governor in place, keeping\n"
 	  "                                        its tunables by field name\n" },
-	{ "tune", cmd_tune,
-	  "tune NAME [FIELD[=VALUE]]... [--policy N]\n"
+	{ "tune", cmd_tune, NEEDS_PRIV | NEEDS_BPFFS,
+	  "tune NAME [FIELD[=VALUE]]... [--policy N | --cpu CPUS]\n"
 	  "                                        read or write tunables by field name\n" },
-	{ "status", cmd_status_args,
-	  "status [NAME] [--json] [--watch]      per policy: governor, frequencies, requests,\n"
-	  "                                        switch path, errors; per governor: state, exits\n" },
-	{ "shadow", cmd_shadow_args,
-	  "shadow NAME --policy N [--duration S] [--json]\n"
+	{ "status", cmd_status_args, NEEDS_PRIV | NEEDS_BPFFS,
+	  "status [NAME] [--policy LIST | --cpu CPUS] [--json] [--watch [--interval S]]\n"
+	  "                                        per policy: governor, frequencies, requests,\n"
+	  "                                        switch path, errors; per governor: state,\n"
+	  "                                        exits; --watch: every S seconds (default 1,\n"
+	  "                                        0.1 to 3600), with rates per second\n" },
+	{ "shadow", cmd_shadow_args, NEEDS_PRIV | NEEDS_BPFFS,
+	  "shadow NAME --policy N|--cpu CPUS [--duration S] [--json]\n"
 	  "                                        run a loaded governor in shadow of policy N's\n"
 	  "                                        for S seconds (or until Ctrl-C), compare them\n" },
-	{ "info", cmd_info_args,
+	{ "info", cmd_info_args, 0,
 	  "info NAME|PATH                        a governor object's name, ops, flags and\n"
 	  "                                        tunables with units, ranges and defaults,\n"
 	  "                                        without loading it\n" },
-	{ "boot", cmd_boot,
+	{ "boot", cmd_boot, NEEDS_PRIV | NEEDS_BPFFS,
 	  "boot [--config FILE] [--check]        run the commands of FILE (" DEFAULT_CONFIG "),\n"
 	  "                                        a loaded governor's line again; --check:\n"
 	  "                                        only validate each line, change nothing\n" },
@@ -351,6 +455,67 @@ static const struct command *find_command(const char *name)
 		if (!strcmp(name, commands[i].name))
 			return &commands[i];
 	return NULL;
+}
+
+/*
+ * The capabilities privileged commands need, as the kernel checks them:
+ * CAP_BPF to load BTF, maps and programs, CAP_PERFMON for struct_ops
+ * programs (CAP_SYS_ADMIN stands for both), CAP_DAC_OVERRIDE for the
+ * root-owned sysfs, debugfs and bpffs files.  Those missing from the
+ * effective set, named in @buf; how many.
+ */
+static int missing_caps(char *buf, size_t len)
+{
+	static const struct { int cap; const char *name; } need[] = {
+		{ CAP_BPF, "CAP_BPF" },
+		{ CAP_PERFMON, "CAP_PERFMON" },
+		{ CAP_DAC_OVERRIDE, "CAP_DAC_OVERRIDE" },
+	};
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+	size_t i, used = 0;
+	int n = 0;
+
+	if (syscall(SYS_capget, &hdr, data))
+		memset(data, 0, sizeof(data));
+#define HAS(cap) (data[CAP_TO_INDEX(cap)].effective & CAP_TO_MASK(cap))
+	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		if (HAS(need[i].cap) || (need[i].cap != CAP_DAC_OVERRIDE && HAS(CAP_SYS_ADMIN)))
+			continue;
+		used += snprintf(buf + used, len - used, "%s%s", n++ ? ", " : "", need[i].name);
+		if (used >= len)
+			break;
+	}
+#undef HAS
+	return n;
+}
+
+/*
+ * What command @name needs of the system, each once for the process (boot
+ * runs other commands): privileges, the kernel's support, bpffs.  An exit code.
+ */
+static int command_ready(const char *name)
+{
+	static unsigned int done;
+	unsigned int needs = find_command(name)->needs;
+	char caps[128];
+	int err;
+
+	if ((needs & NEEDS_PRIV) && !(done & NEEDS_PRIV) && missing_caps(caps, sizeof(caps)))
+		return fail(EXIT_PERM, "%s needs %s (run it as root)", name, caps);
+	if (!done) {
+		err = preflight();
+		if (err)
+			return err;
+	}
+	if ((needs & NEEDS_BPFFS) && !(done & NEEDS_BPFFS)) {
+		err = bpffs_mount();
+		if (err)
+			return fail(EXIT_FAIL, "cannot mount bpffs on %s: %s", BPFFS_DIR,
+				    strerror(-err));
+	}
+	done |= needs | NEEDS_SERIES;
+	return EXIT_OK;
 }
 
 /*
@@ -424,7 +589,7 @@ static bool is_option(const char *arg, const char *short_name, const char *long_
 int main(int argc, char **argv)
 {
 	bool pretty = false;
-	int i = 1, ret;
+	int i = 1;
 
 	/* The global options, before the command, as bpftool takes them. */
 	for (; i < argc && argv[i][0] == '-'; i++) {
@@ -458,11 +623,5 @@ int main(int argc, char **argv)
 	if (asks_help(argc - i, argv + i))
 		return cmd_help(argv[i]);
 	libbpf_set_print(libbpf_print);
-	/* info only reads an object file: neither root nor the series. */
-	if (!strcmp(argv[i], "info"))
-		return run_command(argc - i, argv + i);
-	if (geteuid() != 0)
-		return fail(EXIT_PERM, "%s needs root: run it as root (or with sudo)", argv[i]);
-	ret = preflight();
-	return ret ?: run_command(argc - i, argv + i);
+	return run_command(argc - i, argv + i);
 }

@@ -188,7 +188,7 @@ static int attach_failed(int err, const char *gov, int policy)
 {
 	switch (err) {
 	case -ENOENT:
-		if (access(SHADOW_CTL, F_OK))
+		if (!can_access(SHADOW_CTL, F_OK))
 			return fail(EXIT_NOSUPPORT,
 				    "this kernel's cpufreq-bpf series has no shadow governors (no %s)",
 				    SHADOW_CTL);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* list and status: what can be loaded, what is loaded, what runs where. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,10 +75,25 @@ static int list_objects(char **paths, int nr_paths)
 }
 
 /*
- * What a listed governor is: in JSON a word, in the table a phrase
- * ("bpf, loaded by cpufreq-bpf").
+ * Whether @dir can be read, else why not, said once: an ordinary user
+ * reads neither the pins nor debugfs.  When @missing_ok, a missing @dir
+ * holds nothing, which is known too (no pins without the directory).
  */
-static const char *gov_kind(const char *name)
+static bool readable(const char *dir, bool missing_ok, const char *what)
+{
+	if (can_access(dir, R_OK | X_OK) || (missing_ok && errno == ENOENT))
+		return true;
+	fail(EXIT_OK, "list: cannot read %s (%s): %s", dir, strerror(errno), what);
+	return false;
+}
+
+/*
+ * What a governor cpufreq offers is: ours by its pin, another tool's by its
+ * struct_ops map or statistics; where neither the pins nor those can be
+ * read (not @sure), in-kernel is not sure.  In JSON a word, in the table
+ * a phrase ("bpf, loaded by cpufreq-bpf").
+ */
+static const char *gov_kind(const char *name, bool sure)
 {
 	bool json = json_on();
 
@@ -86,20 +102,22 @@ static const char *gov_kind(const char *name)
 			return json ? "loaded" : "bpf, loaded by cpufreq-bpf";
 		return json ? "retired" : "bpf, pinned but retired";
 	}
-	if (bpf_governor_registered(name))
+	if (bpf_registered_elsewhere(name))
 		return json ? "external" : "bpf, registered outside cpufreq-bpf";
+	if (!sure)
+		return json ? "unknown" : "in-kernel or bpf (see above)";
 	return "in-kernel";
 }
 
-static void loaded_row(const char *name)
+static void loaded_row(const char *name, bool sure)
 {
 	if (!json_on()) {
-		printf("  %-16s %s\n", name, gov_kind(name));
+		printf("  %-16s %s\n", name, gov_kind(name, sure));
 		return;
 	}
 	json_object_start();
 	json_field_str("name", name);
-	json_field_str("kind", gov_kind(name));
+	json_field_str("kind", gov_kind(name, sure));
 	json_object_end();
 }
 
@@ -121,6 +139,7 @@ int cmd_list(char **paths, int nr_paths)
 {
 	struct policy_info *p;
 	char govs[1024], *tok, *save;
+	bool sure;
 	int n, i, ret;
 
 	if (json_on())
@@ -128,6 +147,11 @@ int cmd_list(char **paths, int nr_paths)
 	ret = list_objects(paths, nr_paths);
 	if (ret)
 		return ret;
+	fflush(stdout);
+	/* Not &&: each that cannot be read is said. */
+	sure = readable(PIN_ROOT, true, "governors loaded by cpufreq-bpf not told apart") &
+	       (struct_ops_walkable() ||
+		readable(BPF_DEBUGFS, false, "governors registered by other tools not told apart"));
 	if (json_on()) {
 		json_key("loaded");
 		json_array_start();
@@ -136,7 +160,7 @@ int cmd_list(char **paths, int nr_paths)
 	}
 	if (!governors_available(govs, sizeof(govs)))
 		for (tok = strtok_r(govs, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-			loaded_row(tok);
+			loaded_row(tok, sure);
 	if (json_on()) {
 		json_array_end();
 		json_key("policies");
@@ -164,8 +188,90 @@ static const char *switch_path(const struct gov_policy_stats *ps)
 	return ps->fast_switches ? "fast" : "deferred";
 }
 
-static void policy_json(const struct policy_info *p, const struct gov_policy_stats *ps)
+/* One policy's counters at one time, for the rates of --watch. */
+struct sample {
+	int policy;
+	char governor[GOV_NAME_LEN + 1];
+	unsigned long trans;
+	bool has_requests;	/* the framework's statistics were read */
+	unsigned long long requests;
+};
+
+/* The samples of the last round of --watch, and this round's. */
+struct watch {
+	struct sample *prev, *now;
+	int nr_prev, nr_now;
+	double elapsed;		/* seconds between them; 0 in the first round */
+};
+
+static const struct sample *prev_sample(const struct watch *w, int policy)
 {
+	int i;
+
+	for (i = 0; w->elapsed > 0 && i < w->nr_prev; i++)
+		if (w->prev[i].policy == policy)
+			return &w->prev[i];
+	return NULL;
+}
+
+/*
+ * Per second, from the last round; -1 where there is no previous count to
+ * take from: the first round, or counters that started anew (statistics
+ * reset, a governor loaded again).  Requests count only under one governor.
+ */
+static void rates(const struct watch *w, const struct sample *now, double *trans, double *req)
+{
+	const struct sample *prev = prev_sample(w, now->policy);
+
+	*trans = *req = -1;
+	if (!prev)
+		return;
+	if (now->trans >= prev->trans)
+		*trans = (now->trans - prev->trans) / w->elapsed;
+	if (now->has_requests && prev->has_requests && now->requests >= prev->requests &&
+	    !strcmp(now->governor, prev->governor))
+		*req = (now->requests - prev->requests) / w->elapsed;
+}
+
+/* A rate in the table, "-" where there is none. */
+static void print_rate(double rate)
+{
+	if (rate < 0)
+		printf(" %8s", "-");
+	else
+		printf(" %8.1f", rate);
+}
+
+/* A rate in JSON, null where there is none. */
+static void json_rate(const char *key, double rate)
+{
+	json_key(key);
+	if (rate < 0)
+		json_null();
+	else
+		json_float(rate, 2);
+}
+
+/* This round's sample of policy @p kept, and its rates from the last round. */
+static void watch_sample(struct watch *w, const struct policy_info *p,
+			 const struct gov_policy_stats *ps, double *trans, double *req)
+{
+	struct sample *s = &w->now[w->nr_now++];
+
+	s->policy = p->id;
+	snprintf(s->governor, sizeof(s->governor), "%s", p->governor);
+	s->trans = p->total_trans;
+	s->has_requests = ps;
+	s->requests = ps ? ps->requests : 0;
+	rates(w, s, trans, req);
+}
+
+/* In JSON: {"policy", ..., "bpf": {...}}, and the rates of --watch with @w. */
+static void policy_json(const struct policy_info *p, const struct gov_policy_stats *ps,
+			struct watch *w)
+{
+	double trans, req;
+
 	json_object_start();
 	json_field_int("policy", p->id);
 	json_field_str("cpus", p->cpus);
@@ -186,10 +292,15 @@ static void policy_json(const struct policy_info *p, const struct gov_policy_sta
 		json_field_str("path", switch_path(ps));
 		json_object_end();
 	}
+	if (w) {
+		watch_sample(w, p, ps, &trans, &req);
+		json_rate("transitions_per_s", trans);
+		json_rate("requests_per_s", req);
+	}
 	json_object_end();
 }
 
-static void policy_row(const struct policy_info *p)
+static void policy_row(const struct policy_info *p, struct watch *w)
 {
 	struct gov_stats st;
 	const struct gov_policy_stats *ps = NULL;
@@ -198,7 +309,7 @@ static void policy_row(const struct policy_info *p)
 	    st.has_policy)
 		ps = &st.policy;
 	if (json_on()) {
-		policy_json(p, ps);
+		policy_json(p, ps, w);
 		return;
 	}
 	printf("policy%-3d %-6s %-16s %8lu %8lu %8lu %7lu", p->id, p->cpus, p->governor,
@@ -207,30 +318,58 @@ static void policy_row(const struct policy_info *p)
 		printf(" %9llu %8s %6llu", ps->requests, switch_path(ps), ps->errors);
 	else
 		printf(" %9s %8s %6s", "-", "-", "-");
+	if (w) {
+		double trans, req;
+
+		watch_sample(w, p, ps, &trans, &req);
+		print_rate(trans);
+		print_rate(req);
+	}
 	putchar('\n');
+}
+
+/*
+ * The framework's state of @name from debugfs; without debugfs, what the
+ * loader can tell: registered (cpufreq offers it), retired (pinned, no
+ * longer offered) or unregistered.  Whether the statistics were read.
+ */
+static bool governor_state(const char *name, struct gov_stats *st)
+{
+	if (!gov_stats_read(name, -1, st))
+		return true;
+	if (bpf_governor_registered(name))
+		snprintf(st->state, sizeof(st->state), "registered");
+	else
+		snprintf(st->state, sizeof(st->state), gov_pinned(name) ? "retired" : "unregistered");
+	return false;
 }
 
 static void governor_row(const char *name)
 {
 	struct gov_stats st;
-	char reason[128] = "";
+	char reason[128] = "", updates[24] = "-";
+	bool stats = governor_state(name, &st);
 
-	if (gov_stats_read(name, -1, &st))
-		snprintf(st.state, sizeof(st.state), "unregistered");
+	if (stats)
+		snprintf(updates, sizeof(updates), "%lu", st.link_updates);
 	if (st.exit_reason[0])
 		snprintf(reason, sizeof(reason), "%s", st.exit_reason);
 	else
 		last_exit_reason(name, reason, sizeof(reason));
 	if (!json_on()) {
-		printf("%-16s %-12s %-6s %12lu  %s\n", name, st.state,
-		       gov_pinned(name) ? "yes" : "no", st.link_updates, reason[0] ? reason : "-");
+		printf("%-16s %-12s %-6s %12s  %s\n", name, st.state,
+		       gov_pinned(name) ? "yes" : "no", updates, reason[0] ? reason : "-");
 		return;
 	}
 	json_object_start();
 	json_field_str("name", name);
 	json_field_str("state", st.state);
 	json_field_bool("pinned", gov_pinned(name));
-	json_field_uint("link_updates", st.link_updates);
+	json_key("link_updates");
+	if (stats)
+		json_uint(st.link_updates);
+	else
+		json_null();
 	json_field_str("last_exit", reason);
 	json_object_end();
 }
@@ -252,7 +391,11 @@ static int known_governors(char names[][GOV_NAME_LEN + 1])
 	return n;
 }
 
-static int print_status(const char *gov)
+/*
+ * The policies (of @set, NULL for all) running @gov (NULL for any), then
+ * the BPF governors; with @w, the rates of --watch too.
+ */
+static int print_status(const char *gov, const struct policy_set *set, struct watch *w)
 {
 	struct policy_info *p;
 	char names[MAX_GOVS][GOV_NAME_LEN + 1];
@@ -260,6 +403,17 @@ static int print_status(const char *gov)
 
 	if (n < 0)
 		return fail(EXIT_FAIL, "cannot read cpufreq policies");
+	if (w) {
+		free(w->prev);
+		w->prev = w->now;
+		w->nr_prev = w->nr_now;
+		w->now = calloc(n ?: 1, sizeof(*w->now));
+		w->nr_now = 0;
+		if (!w->now) {
+			free(p);
+			return fail(EXIT_FAIL, "out of memory");
+		}
+	}
 	nr_govs = gov ? 1 : known_governors(names);
 	if (gov)
 		strcpy(names[0], gov);
@@ -268,12 +422,13 @@ static int print_status(const char *gov)
 		json_key("policies");
 		json_array_start();
 	} else {
-		printf("%-9s %-6s %-16s %8s %8s %8s %7s %9s %8s %6s\n", "policy", "cpus",
-		       "governor", "cur", "min", "max", "trans", "requests", "path", "errors");
+		printf("%-9s %-6s %-16s %8s %8s %8s %7s %9s %8s %6s%s\n", "policy", "cpus",
+		       "governor", "cur", "min", "max", "trans", "requests", "path", "errors",
+		       w ? "  trans/s    req/s" : "");
 	}
 	for (i = 0; i < n; i++)
-		if (!gov || !strcmp(p[i].governor, gov))
-			policy_row(&p[i]);
+		if ((!gov || !strcmp(p[i].governor, gov)) && (!set || policy_in_set(set, p[i].id)))
+			policy_row(&p[i], w);
 	free(p);
 	if (json_on()) {
 		json_array_end();
@@ -292,10 +447,31 @@ static int print_status(const char *gov)
 	return EXIT_OK;
 }
 
-/* Under --watch, every second: a table, or a JSON document of its own. */
-int cmd_status(const char *name, bool watch)
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Waits @ms milliseconds; false when a signal cut the wait short. */
+static bool wait_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	return !nanosleep(&ts, NULL);
+}
+
+/*
+ * Under --watch (@interval_ms), every round: a table, or a JSON document of
+ * its own.
+ */
+int cmd_status(const char *name, const struct policy_set *set, unsigned int interval_ms)
 {
 	char gov[GOV_NAME_LEN + 1];
+	struct watch w = {};
+	double last = 0, now;
 	int ret;
 
 	if (name) {
@@ -303,15 +479,25 @@ int cmd_status(const char *name, bool watch)
 		if (ret)
 			return ret;
 	}
+	if (!can_access(BPF_DEBUGFS, X_OK))
+		fail(EXIT_OK, "status: no statistics: they need debugfs (%s: %s)", BPF_DEBUGFS,
+		     strerror(errno));
+	if (!interval_ms)
+		return print_status(name ? gov : NULL, set, NULL);
 	do {
-		if (watch && !json_on()) {
-			time_t now = time(NULL);
+		now = seconds_now();
+		w.elapsed = last ? now - last : 0;
+		last = now;
+		if (!json_on()) {
+			time_t t = time(NULL);
 
-			printf("--- %s", ctime(&now));
+			printf("--- %s", ctime(&t));
 		}
-		ret = print_status(name ? gov : NULL);
+		ret = print_status(name ? gov : NULL, set, &w);
 		json_commit(!ret);
 		fflush(stdout);
-	} while (watch && !ret && !sleep(1));
+	} while (!ret && wait_ms(interval_ms));
+	free(w.prev);
+	free(w.now);
 	return ret;
 }

@@ -122,6 +122,80 @@ int policies_read(const char *dir, struct policy_info **out)
 	return n;
 }
 
+/* Whether @cpu is in @cpus, a policy's CPUs as "0,1,4". */
+static bool cpus_has(const char *cpus, int cpu)
+{
+	char *end;
+
+	while (*cpus) {
+		if (strtol(cpus, &end, 10) == cpu && end != cpus)
+			return true;
+		if (*end != ',')
+			return false;
+		cpus = end + 1;
+	}
+	return false;
+}
+
+/* The policy of @n (@p) that @cpu belongs to, or -1. */
+static int policy_of_cpu(const struct policy_info *p, int n, int cpu)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (cpus_has(p[i].cpus, cpu))
+			return p[i].id;
+	return -1;
+}
+
+/* Adds @id to @set, joining it to the last range when it follows it. */
+static int set_add(struct policy_set *set, int id)
+{
+	struct policy_range *last = set->nr ? &set->ranges[set->nr - 1] : NULL;
+	int max = sizeof(set->ranges) / sizeof(set->ranges[0]);
+
+	if (policy_in_set(set, id))
+		return 0;
+	if (last && last->hi == id - 1) {
+		last->hi = id;
+		return 0;
+	}
+	if (set->nr == max)
+		return -E2BIG;
+	set->ranges[set->nr].lo = set->ranges[set->nr].hi = id;
+	set->nr++;
+	return 0;
+}
+
+/*
+ * --cpu: the policies (of the @n @p) that the CPUs of @cpus belong to, by
+ * their related_cpus, into @out.  -ENOENT for a CPU of no policy, which
+ * *@cpu then holds; the walk stops there, so a huge range costs little.
+ */
+int policies_of_cpus(const struct policy_set *cpus, const struct policy_info *p, int n,
+		     struct policy_set *out, int *cpu)
+{
+	int i, c, id, err;
+
+	memset(out, 0, sizeof(*out));
+	out->all = cpus->all;
+	for (i = 0; i < cpus->nr; i++) {
+		for (c = cpus->ranges[i].lo;; c++) {
+			id = policy_of_cpu(p, n, c);
+			if (id < 0) {
+				*cpu = c;
+				return -ENOENT;
+			}
+			err = set_add(out, id);
+			if (err)
+				return err;
+			if (c == cpus->ranges[i].hi)
+				break;
+		}
+	}
+	return 0;
+}
+
 int policy_set_governor(int policy, const char *governor)
 {
 	char path[256];
@@ -176,12 +250,37 @@ bool governor_available(const char *name)
 	return false;
 }
 
-bool bpf_governor_registered(const char *name)
+/* The framework's statistics of @name are in debugfs (mounted, readable). */
+bool bpf_stats_exist(const char *name)
 {
 	char path[256];
 
 	snprintf(path, sizeof(path), BPF_DEBUGFS "/%s/stats", name);
-	return !access(path, F_OK);
+	return can_access(path, F_OK);
+}
+
+/*
+ * The BPF side of a governor registered by another tool than the loader:
+ * the framework's statistics, or, where debugfs is not there to show them,
+ * a struct_ops map registering the name.
+ */
+bool bpf_registered_elsewhere(const char *name)
+{
+	if (bpf_stats_exist(name))
+		return true;
+	return !can_access(BPF_DEBUGFS, X_OK) && struct_ops_registers(name);
+}
+
+/*
+ * A BPF governor is registered when cpufreq offers its name and the BPF
+ * side shows it is one: the loader's pinned struct_ops link, or the
+ * kernel's struct_ops map or statistics of another tool's.  debugfs need
+ * not be mounted.
+ */
+bool bpf_governor_registered(const char *name)
+{
+	return governor_available(name) &&
+	       (gov_link_struct_ops(name) || bpf_registered_elsewhere(name));
 }
 
 /* Registered BPF governors, by their debugfs directories. */

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Error reporting and the small parsers every command shares. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
 #include "loader.h"
 
@@ -67,6 +70,44 @@ int parse_u64(const char *s, __u64 *val)
 	errno = 0;
 	*val = strtoull(s, NULL, base);
 	return errno ? -EINVAL : 0;
+}
+
+/*
+ * Seconds with up to three decimals ("2", "0.5", "1.25") as milliseconds.
+ * Decimal only: no sign, exponent or hex, so that "1e3" is refused.
+ */
+int parse_millis(const char *s, __u64 *ms)
+{
+	const char *dot = strchr(s, '.');
+	char whole[24];
+	size_t n = dot ? (size_t)(dot - s) : strlen(s), decimals = 0;
+	__u64 sec, frac = 0;
+
+	if (!n || n >= sizeof(whole) || s[strspn(s, "0123456789")] != (dot ? '.' : '\0'))
+		return -EINVAL;
+	memcpy(whole, s, n);
+	whole[n] = '\0';
+	if (parse_u64(whole, &sec) || sec > UINT32_MAX)
+		return -EINVAL;
+	if (dot) {
+		decimals = strlen(dot + 1);
+		if (!decimals || decimals > 3 || dot[1 + strspn(dot + 1, "0123456789")])
+			return -EINVAL;
+		frac = strtoull(dot + 1, NULL, 10);
+		for (; decimals < 3; decimals++)
+			frac *= 10;
+	}
+	*ms = sec * 1000 + frac;
+	return 0;
+}
+
+/*
+ * access(2) as the process is: with its effective ids and capabilities,
+ * which access() drops for the real ids (a user given CAP_DAC_OVERRIDE).
+ */
+bool can_access(const char *path, int mode)
+{
+	return !faccessat(AT_FDCWD, path, mode, AT_EACCESS);
 }
 
 /* libbpf's text for @err, which knows its own codes (4000 and up) too. */

@@ -13,12 +13,26 @@ setup() {
 }
 
 teardown() {
+	# As guest-init mounted it, should a test have left bpffs unmounted.
+	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
 	"$LOADER" unload --all >/dev/null 2>&1 || true
 	rm -rf "$PINS"
 	restore_vm_state
 }
 
 cpufreq_bpf() { "$LOADER" "$@"; }
+
+# as_nobody [SETPRIV OPTION]... -- COMMAND...: COMMAND as uid and gid 65534,
+# with no capabilities but those the options give.
+as_nobody() {
+	local opts=()
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	setpriv --reuid=65534 --regid=65534 --clear-groups "${opts[@]}" "$@"
+}
+
+# What the kernel asks of the loader for struct_ops and root's files.
+LOADER_CAPS=+bpf,+perfmon,+dac_override
 
 # registered GOVERNOR: cpufreq offers it and the framework counts for it.
 registered() { governor_listed "$1" && [ -e "$BPF_DEBUGFS/$1/stats" ]; }
@@ -72,17 +86,148 @@ le32() {
 	nothing_left
 }
 
-@test "non-root users are refused" {
-	for cmd in list "status" "load schedutil" "tune schedutil" "unload schedutil"; do
-		run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" $cmd
-		[ "$status" -eq 4 ]
-		[[ $output == *"needs root"* ]]
+@test "privileges: checked after the command line, by capability; list needs none" {
+	cpufreq_bpf load schedutil
+	for cmd in "status" "load schedutil" "tune schedutil" "unload schedutil" \
+		   "switch performance --cpu 0" boot; do
+		run as_nobody -- "$LOADER" $cmd
+		[ "$status" -eq 4 ] || { echo "$cmd: $status $output"; false; }
+		[ "$output" = "cpufreq-bpf: ${cmd%% *} needs CAP_BPF, CAP_PERFMON, CAP_DAC_OVERRIDE (run it as root)" ]
+	done
+	# A bad command line is a usage error for anyone.
+	for cmd in frobnicate "load schedutil --policy x" "load schedutil --cpu 0 --policy 0" \
+		   "status --interval 1" "status --watch --interval 0.01" "tune schedutil --policy 0-2" \
+		   "unload" "shadow schedutil"; do
+		run as_nobody -- "$LOADER" $cmd
+		[ "$status" -eq 2 ] || { echo "$cmd: $status $output"; false; }
+		[ "${#lines[@]}" -eq 1 ]
 	done
 	for cmd in help "help tune" "tune --help" version "info schedutil" "-j info interactive"; do
-		run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" $cmd
+		run as_nobody -- "$LOADER" $cmd
 		[ "$status" -eq 0 ]
 	done
+	# list: what an ordinary user can read, and what not.
+	run as_nobody -- "$LOADER" list
+	[ "$status" -eq 0 ]
+	[[ $output == *"schedutil "*"bpf_schedutil"*"schedutil.bpf.o"* ]]
+	[[ $output == *"cannot read /sys/fs/bpf/cpufreq (Permission denied)"* ]]
+	[[ $output == *"bpf_schedutil "*"in-kernel or bpf"* ]]
+	[[ $output == *"policy0 "*"cpus 0,1"* ]]
+	# One capability short: refused, naming it.
+	run as_nobody --inh-caps=+bpf,+dac_override --ambient-caps=+bpf,+dac_override -- \
+		"$LOADER" unload schedutil
+	[ "$status" -eq 4 ]
+	[ "$output" = "cpufreq-bpf: unload needs CAP_PERFMON (run it as root)" ]
+	[ -e "$PINS/bpf_schedutil/link" ]
+}
+
+@test "privileges: the capabilities the kernel asks for suffice, without root" {
+	run as_nobody --inh-caps=$LOADER_CAPS --ambient-caps=$LOADER_CAPS -- \
+		"$LOADER" load schedutil --policy 0
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(governor 0)" = bpf_schedutil ]
+	registered bpf_schedutil
+	run as_nobody --inh-caps=$LOADER_CAPS --ambient-caps=$LOADER_CAPS -- \
+		"$LOADER" status --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.governors[0].state' <<< "$output")" = enabled ]
+	run as_nobody --inh-caps=$LOADER_CAPS --ambient-caps=$LOADER_CAPS -- \
+		"$LOADER" unload schedutil
+	[ "$status" -eq 0 ]
+	[ "$(governor 0)" = schedutil ]
 	nothing_left
+}
+
+@test "bpffs: mounted by the loader where it is not, said with -v" {
+	umount /sys/fs/bpf
+	run cpufreq_bpf -v load schedutil --policy 0
+	[ "$status" -eq 0 ]
+	[[ $output == *"cpufreq-bpf: mounted bpffs on /sys/fs/bpf"* ]]
+	[ "$(stat -f -c %T /sys/fs/bpf)" = bpf_fs ]
+	[ -e "$PINS/bpf_schedutil/link" ]
+	registered bpf_schedutil
+	run cpufreq_bpf unload schedutil
+	[ "$status" -eq 0 ]
+	nothing_left
+	# Where it cannot be mounted (no CAP_SYS_ADMIN): one line, exit 1.
+	run unshare -m sh -c "umount /sys/fs/bpf && setpriv --reuid=65534 --regid=65534 \
+		--clear-groups --inh-caps=$LOADER_CAPS --ambient-caps=$LOADER_CAPS \
+		'$LOADER' load schedutil"
+	[ "$status" -eq 1 ]
+	[ "$output" = "cpufreq-bpf: cannot mount bpffs on /sys/fs/bpf: Operation not permitted" ]
+	no_bpf_governors
+	# Back as guest-init mounted it.
+	umount /sys/fs/bpf
+	mount -t bpf bpf /sys/fs/bpf
+}
+
+# without_debugfs COMMAND...: COMMAND where debugfs is not mounted.
+without_debugfs() {
+	unshare -m sh -c 'umount -l /sys/kernel/debug && exec "$@"' sh "$@"
+}
+
+@test "without debugfs: a running governor is registered and pinned, statistics omitted" {
+	cpufreq_bpf load schedutil --policy 0
+	run without_debugfs "$LOADER" status --json
+	[ "$status" -eq 0 ]
+	[[ ${lines[0]} == "cpufreq-bpf: status: no statistics: they need debugfs"* ]]
+	json=${lines[1]}
+	[ "$(jq -r '.policies[] | select(.policy == 0) | .governor' <<< "$json")" = bpf_schedutil ]
+	[ "$(jq -r '.policies[] | select(.policy == 0) | has("bpf")' <<< "$json")" = false ]
+	[ "$(jq -r '.governors[0].name' <<< "$json")" = bpf_schedutil ]
+	[ "$(jq -r '.governors[0].state' <<< "$json")" = registered ]
+	[ "$(jq -r '.governors[0].pinned' <<< "$json")" = true ]
+	[ "$(jq -r '.governors[0].link_updates' <<< "$json")" = null ]
+	run without_debugfs "$LOADER" list
+	[ "$status" -eq 0 ]
+	[[ $output == *"bpf_schedutil "*"bpf, loaded by cpufreq-bpf"* ]]
+	[[ $output != *"retired"* ]]
+	# Another tool's governor is known by its struct_ops map.
+	register test_gov >/dev/null
+	run without_debugfs "$LOADER" list
+	[ "$status" -eq 0 ]
+	[[ $output == *"bpf_test "*"bpf, registered outside cpufreq-bpf"* ]]
+	[ "$(grep '^  performance ' <<< "$output" | tr -s ' ')" = " performance in-kernel" ]
+	[[ $output != *"cannot read"* ]]
+	# It switches policies as a BPF governor, checked without debugfs.
+	run without_debugfs "$LOADER" switch bpf_schedutil --policy 2
+	[ "$status" -eq 0 ]
+	[ "$(governor 2)" = bpf_schedutil ]
+	run without_debugfs "$LOADER" unload schedutil
+	[ "$status" -eq 0 ]
+	governor_gone bpf_schedutil
+	unregister_all
+	nothing_left
+}
+
+@test "--cpu: the policies of those CPUs, wherever --policy is taken" {
+	run cpufreq_bpf switch performance --cpu 3
+	[ "$status" -eq 0 ]
+	[ "$output" = "policy2: schedutil -> performance" ]
+	[ "$(governor 0)" = schedutil ]
+	run cpufreq_bpf load interactive --cpu 0,1
+	[ "$status" -eq 0 ]
+	[ "$(governor 0)" = bpf_interactive ]
+	[ "$(governor 2)" = performance ]
+	cpufreq_bpf switch interactive --cpu all
+	[ "$(governor 2)" = bpf_interactive ]
+	cpufreq_bpf tune interactive timer_rate=30000 --cpu 2
+	[ "$(cpufreq_bpf tune interactive timer_rate --cpu 3)" = timer_rate=30000 ]
+	[ "$(cpufreq_bpf tune interactive timer_rate --policy 0)" != timer_rate=30000 ]
+	run cpufreq_bpf status --cpu 1 --json
+	[ "$(jq -c '[.policies[].policy]' <<< "$output")" = "[0]" ]
+	run cpufreq_bpf status --cpu 0-3 --json
+	[ "$(jq -c '[.policies[].policy]' <<< "$output")" = "[0,2]" ]
+	run cpufreq_bpf tune interactive timer_rate --cpu 1-2
+	[ "$status" -eq 2 ]
+	[[ $output == *"--policy takes one policy id"* ]]
+	run cpufreq_bpf switch performance --cpu 0,99
+	[ "$status" -eq 3 ]
+	[ "$output" = "cpufreq-bpf: --cpu: CPU 99 has no cpufreq policy" ]
+	[ "$(governor 0)" = bpf_interactive ]
+	run cpufreq_bpf switch performance --cpu x
+	[ "$status" -eq 2 ]
 }
 
 @test "list: shipped governors, loaded ones and policies" {
@@ -335,6 +480,26 @@ poked() {
 	[ "$(jq -r '.governors[0].state' <<< "$output")" = enabled ]
 	run timeout 2.5 "$LOADER" status --watch
 	[ "$(grep -c '^--- ' <<< "$output")" -ge 2 ]
+}
+
+@test "status --watch --interval: rates per second between rounds" {
+	cpufreq_bpf load schedutil --policy 0
+	start_hog 0
+	wait_for 10 test "$(gov_stat bpf_schedutil 0 requests)" -gt 0
+	run timeout 4 "$LOADER" status --watch --interval 0.2
+	[ "$(grep -c '^--- ' <<< "$output")" -ge 3 ]
+	[[ $(grep -m1 '^policy ' <<< "$output") == *"errors  trans/s    req/s" ]]
+	# No rate in the first round; then the BPF governor's requests.
+	[ "$(grep '^policy0 ' <<< "$output" | head -1 | awk '{ print $NF }')" = - ]
+	[[ $(grep '^policy0 ' <<< "$output" | tail -1 | awk '{ print $NF }') =~ ^[0-9]+\.[0-9]$ ]]
+	# An in-kernel governor has transitions, not requests, to count.
+	[ "$(grep '^policy2 ' <<< "$output" | tail -1 | awk '{ print $NF }')" = - ]
+	[[ $(grep '^policy2 ' <<< "$output" | tail -1 | awk '{ print $(NF - 1) }') =~ ^[0-9]+\.[0-9]$ ]]
+	run timeout 2 "$LOADER" status --json --watch --interval 0.5
+	[ "$(sed -n 2p <<< "$output" | jq -r '.policies[0].requests_per_s | type')" = number ]
+	[ "$(head -1 <<< "$output" | jq -r '.policies[0].requests_per_s')" = null ]
+	run cpufreq_bpf status --watch --interval 3601
+	[ "$status" -eq 2 ]
 }
 
 @test "status: a governor that exited on an error shows retired, with its reason" {

@@ -80,6 +80,26 @@ static void test_numbers(void)
 	   parse_u64("", &v), "number: sign, blank and empty refused");
 }
 
+static void test_millis(void)
+{
+	__u64 ms;
+
+	ok(!parse_millis("1", &ms) && ms == 1000, "seconds: whole");
+	ok(!parse_millis("0.5", &ms) && ms == 500, "seconds: a half");
+	ok(!parse_millis("0.1", &ms) && ms == 100 && !parse_millis("0.25", &ms) && ms == 250,
+	   "seconds: tenths and hundredths");
+	ok(!parse_millis("1.005", &ms) && ms == 1005, "seconds: milliseconds");
+	ok(!parse_millis("3600", &ms) && ms == 3600000, "seconds: an hour");
+	ok(!parse_millis("010", &ms) && ms == 10000, "seconds: a leading zero is decimal");
+	ok(parse_millis("0.0001", &ms) == -EINVAL, "seconds: beyond milliseconds refused");
+	ok(parse_millis("", &ms) && parse_millis(".5", &ms) && parse_millis("1.", &ms) &&
+	   parse_millis(".", &ms), "seconds: empty and bare dots refused");
+	ok(parse_millis("-1", &ms) && parse_millis("+1", &ms) && parse_millis("1e3", &ms) &&
+	   parse_millis("0x10", &ms) && parse_millis("1.2.3", &ms) && parse_millis(" 1", &ms) &&
+	   parse_millis("1s", &ms) && parse_millis("1.-5", &ms), "seconds: sign, exponent, hex, junk refused");
+	ok(parse_millis("99999999999", &ms) == -EINVAL, "seconds: beyond 32 bits refused");
+}
+
 /* A u32 field with range 1..100, and a 16-slot freq list like interactive's. */
 static const struct field load_field = {
 	.name = "load", .offset = 0, .elem_size = 4, .nelems = 1,
@@ -227,6 +247,7 @@ int main(void)
 	test_policy_lists();
 	test_policy_list_capacity();
 	test_numbers();
+	test_millis();
 	test_values();
 	test_freq_lists();
 	test_huge_fields();

@@ -130,6 +130,42 @@ static void test_check(void)
 	   strstr(msg, "policy1\n"), "check: a huge range stops at its first gap");
 }
 
+/* policies_of_cpus() on the CPU list @list: its return, *@set, *@cpu. */
+static int of_cpus(const char *list, struct policy_set *set, int *cpu)
+{
+	struct policy_set cpus;
+	struct policy_info *p;
+	int n = policies_read(root, &p), ret = -EINVAL;
+
+	*cpu = -1;
+	if (!parse_policy_list(list, &cpus))
+		ret = policies_of_cpus(&cpus, p, n, set, cpu);
+	free(p);
+	return ret;
+}
+
+static void test_cpus(void)
+{
+	struct policy_set s;
+	int cpu;
+
+	ok(!of_cpus("0", &s, &cpu) && s.nr == 1 && policy_in_set(&s, 0) && !policy_in_set(&s, 3),
+	   "--cpu: CPU 0 is policy0's");
+	ok(!of_cpus("1,0", &s, &cpu) && s.nr == 1 && policy_in_set(&s, 0),
+	   "--cpu: two CPUs of one policy, the policy once");
+	ok(!of_cpus("4,6-7", &s, &cpu) && policy_in_set(&s, 3) && policy_in_set(&s, 6) &&
+	   !policy_in_set(&s, 0) && !policy_in_set(&s, 4) && !policy_in_set(&s, 7),
+	   "--cpu: CPUs of two policies, by their related CPUs");
+	ok(!of_cpus("1000", &s, &cpu) && policy_in_set(&s, 1000) && !policy_in_set(&s, 999),
+	   "--cpu: CPU 1000, policy1000");
+	ok(!of_cpus("all", &s, &cpu) && s.all, "--cpu: all is every policy");
+	ok(of_cpus("0,2", &s, &cpu) == -ENOENT && cpu == 2, "--cpu: CPU 2 has no policy");
+	ok(of_cpus("0-2000000000", &s, &cpu) == -ENOENT && cpu == 2,
+	   "--cpu: a huge range stops at its first CPU without a policy");
+	ok(of_cpus("3-5", &s, &cpu) == -ENOENT && cpu == 5,
+	   "--cpu: a CPU between two policies' has none");
+}
+
 static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	(void)st, (void)type, (void)ftw;
@@ -144,6 +180,7 @@ int main(void)
 	if (!err) {
 		test_read();
 		test_check();
+		test_cpus();
 		nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	}
 	return tap_done();

@@ -10,7 +10,7 @@ LOADER=$BATS_TEST_DIRNAME/../../build/loader/cpufreq-bpf
 	[[ $output == *"6 the kernel lacks the cpufreq-bpf series"* ]]
 	run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" tune --help
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "usage: cpufreq-bpf tune NAME [FIELD[=VALUE]]... [--policy N]" ]
+	[ "${lines[0]}" = "usage: cpufreq-bpf tune NAME [FIELD[=VALUE]]... [--policy N | --cpu CPUS]" ]
 	run "$LOADER" help load
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} == "usage: cpufreq-bpf load NAME|PATH "* ]]
@@ -24,6 +24,24 @@ LOADER=$BATS_TEST_DIRNAME/../../build/loader/cpufreq-bpf
 	run "$LOADER" -V
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} == "cpufreq-bpf "?* ]]
+}
+
+@test "usage errors are exit 2 and missing capabilities exit 4, for an ordinary user" {
+	for cmd in frobnicate "load x --policy x" "load x --cpu 0 --policy 0" "status --interval 1" \
+		   "status --watch --interval 0.01" "status --watch --interval 1e3" \
+		   "tune x --policy 0-3" "shadow x" "switch x --cpu 0-"; do
+		run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" $cmd
+		[ "$status" -eq 2 ] || { echo "$cmd: $status $output"; false; }
+		[ "${#lines[@]}" -eq 1 ]
+	done
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" load x
+	[ "$status" -eq 4 ]
+	[ "$output" = "cpufreq-bpf: load needs CAP_BPF, CAP_PERFMON, CAP_DAC_OVERRIDE (run it as root)" ]
+	# CAP_SYS_ADMIN stands for CAP_BPF and CAP_PERFMON, not for the files' DAC.
+	run setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+sys_admin \
+		--ambient-caps=+sys_admin "$LOADER" load x
+	[ "$status" -eq 4 ]
+	[ "$output" = "cpufreq-bpf: load needs CAP_DAC_OVERRIDE (run it as root)" ]
 }
 
 @test "on a kernel without the series every command stops at one line, exit 6" {
@@ -63,9 +81,14 @@ completes() {
 	[ "$(completes load cons)" = conservative ]
 	[ "$(completes load conservative --p)" = --policy ]
 	[[ "$(completes load conservative --policy "")" == *all* ]]
-	[ "$(completes status --)" = "$(printf -- '--help\n--json\n--watch')" ]
+	[ "$(completes status --)" = \
+	  "$(printf -- '--cpu\n--help\n--interval\n--json\n--policy\n--watch')" ]
+	[[ "$(completes load conservative --cpu "")" == 0*all ]]
+	[ -z "$(completes status --watch --interval "")" ]
+	[ "$(completes status --cpu 0 --w)" = --watch ]
 	[ "$(completes help tu)" = tune ]
-	[ "$(completes shadow conservative --)" = "$(printf -- '--duration\n--help\n--json\n--policy')" ]
+	[ "$(completes shadow conservative --)" = \
+	  "$(printf -- '--cpu\n--duration\n--help\n--json\n--policy')" ]
 	[ -z "$(completes unload conservative "")" ]
 	[ "$(completes boot --)" = "$(printf -- '--check\n--config\n--help')" ]
 }
