@@ -45,13 +45,15 @@ teardown() {
 	wait_for 2 freq_is 0 1200000
 }
 
+# hog_raises_and_lowers GOVERNOR: up under a hog, down after.  schedutil
+# decides on scheduler activity only: the waits for the low end poke CPU 0.
 hog_raises_and_lowers() {
 	set_governor 0 "$1"
-	wait_for 10 freq_at_most 0 800000
+	wait_for 10 poked freq_at_most 0 800000
 	start_hog 0
 	wait_for 10 freq_is 0 2000000
 	stop_hogs
-	wait_for 10 freq_at_most 0 800000
+	wait_for 10 poked freq_at_most 0 800000
 }
 
 @test "schedutil raises policy0 under a hog on CPU0 and lowers it after" {

@@ -49,6 +49,15 @@ wait_for() {
 	done
 }
 
+# poked CHECK ARGS...: CHECK after a task ran on CPU 0.  Governors driven
+# by the scheduler's hook (schedutil, or interactive reading a changed
+# tunable) decide only on scheduler activity, and an idle CPU 0 in the VM
+# may have none for seconds.
+poked() {
+	taskset -c 0 true
+	"$@"
+}
+
 freq_is() { [ "$(cur_freq "$1")" -eq "$2" ]; }
 freq_at_least() { [ "$(cur_freq "$1")" -ge "$2" ]; }
 freq_at_most() { [ "$(cur_freq "$1")" -le "$2" ]; }

@@ -401,13 +401,6 @@ without_debugfs() {
 	[ "$status" -eq 2 ]
 }
 
-# poked CHECK ARGS...: CHECK after a task ran on CPU 0, so that an idle
-# interactive sees the tunables change (it reads them on scheduler activity).
-poked() {
-	taskset -c 0 true
-	"$@"
-}
-
 @test "tune: a change has a visible effect (interactive boost)" {
 	cpufreq_bpf load interactive --policy 0 --set hispeed_freq=1400000
 	wait_for 20 poked freq_at_most 0 800000
