@@ -161,36 +161,38 @@ static unsigned long sched_perf(s32 cpu)
 /* --- realtime ------------------------------------------------------------ */
 
 /*
- * The frequency for the RT task runnable on @cpu, 0 for none: the level
- * the scheduler gives RT work, which is the CPU's capacity (the top) unless
- * uclamp is in use, and then the RT tasks' clamps bound it.
+ * The frequency for RT work on a CPU of capacity @cap whose performance
+ * level is @perf: the scheduler gives RT work the CPU's capacity (the top)
+ * unless uclamp is in use, and then the RT tasks' clamps bound @perf.
  */
-static u32 rt_runnable_freq(struct cpufreq_policy *policy, s32 cpu)
+static u32 rt_level_freq(struct cpufreq_policy *policy, unsigned long perf, unsigned long cap)
 {
-	unsigned long cap, perf;
-
-	if (!bpf_cpufreq_cpu_rt_runnable(cpu))
-		return 0;
-	cap = bpf_cpufreq_cpu_capacity(cpu) ?: SCHED_CAPACITY_SCALE;
-	perf = sched_perf(cpu);
 	if (perf >= cap)
 		return policy->cpuinfo.max_freq;
 	return map_util_freq(perf, capacity_ref_freq(policy), cap) ?: policy->cpuinfo.min_freq;
 }
 
+/* The frequency for the RT task runnable on @cpu, 0 for none. */
+static u32 rt_runnable_freq(struct cpufreq_policy *policy, s32 cpu)
+{
+	if (!bpf_cpufreq_cpu_rt_runnable(cpu))
+		return 0;
+	return rt_level_freq(policy, sched_perf(cpu),
+			     bpf_cpufreq_cpu_capacity(cpu) ?: SCHED_CAPACITY_SCALE);
+}
+
 /*
- * What RT work on @cpu asks for, 0 for nothing.  Without fast switching,
- * the level of its last runnable look holds while its utilization has not
- * decayed under rt_presence_util.
+ * What RT work on @cpu asks for, 0 for nothing, from the CPU's capacity
+ * @cap and performance level @perf.  Without fast switching, the level of
+ * its last runnable look holds while its utilization has not decayed
+ * under rt_presence_util.
  */
 static u32 rt_freq(const struct classaware_tunables *t, struct cpufreq_policy *policy,
-		   struct ca_cpu *ca_cpu, s32 cpu)
+		   struct ca_cpu *ca_cpu, s32 cpu, unsigned long perf, unsigned long cap)
 {
-	u32 freq = rt_runnable_freq(policy, cpu);
-
-	if (freq) {
-		ca_cpu->rt_freq = freq;
-		return freq;
+	if (bpf_cpufreq_cpu_rt_runnable(cpu)) {
+		ca_cpu->rt_freq = rt_level_freq(policy, perf, cap);
+		return ca_cpu->rt_freq;
 	}
 	if (policy->fast_switch_enabled ||
 	    bpf_cpufreq_cpu_util_rt(cpu) < tunable_or(t->rt_presence_util, 1, SCHED_CAPACITY_SCALE,
@@ -376,7 +378,7 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 	struct ca_cpu *ca_cpu = cpu_slot(&ca_cpus, cpu);
 	struct rq *rq = bpf_per_cpu_ptr(&runqueues, cpu);
 	unsigned long cap = bpf_cpufreq_cpu_capacity(cpu) ?: SCHED_CAPACITY_SCALE;
-	unsigned long util, floor;
+	unsigned long util, floor, perf;
 	struct task_struct *foreground;
 	u32 rt;
 	u64 dl_bw;
@@ -385,7 +387,9 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 	__builtin_memset(d, 0, sizeof(*d));
 	if (!ca_cpu || !rq)
 		return 0;
-	rt = rt_freq(t, policy, ca_cpu, cpu);
+	/* One reading of the scheduler's level serves RT and CFS alike. */
+	perf = sched_perf(cpu);
+	rt = rt_freq(t, policy, ca_cpu, cpu, perf, cap);
 	if (rt >= policy->cpuinfo.max_freq) {
 		d->top = true;
 		return 0;
@@ -405,7 +409,7 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 		d->boost_freq = map_util_freq(ca_cpu->boost_util, capacity_ref_freq(policy), cap);
 
 	foreground = cfs_character(t, ca_cpu, rq, time, woke);
-	util = sched_perf(cpu);
+	util = perf;
 	/*
 	 * Within its own clamp, also while another task runs or waits next
 	 * to it for less than the tick that makes the CPU foreground.
