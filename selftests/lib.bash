@@ -29,7 +29,16 @@ SHADOW=$BPF_DEBUGFS/shadow
 LOADER=$TOOLS/cpufreq-bpf
 export CPUFREQ_BPF_OBJDIR=$BPF_OBJ
 
-policy_read() { cat "$CPUFREQ/policy$1/$2"; }
+# The helpers that run between and inside tests read and write sysfs with
+# shell builtins: under emulation each program started costs 50-70 ms, and
+# a test's set-up, polls and teardown used to start dozens.
+
+# policy_read POLICY FILE: a one-line file of the policy's directory.
+policy_read() {
+	local v
+	IFS= read -r v < "$CPUFREQ/policy$1/$2"
+	printf '%s\n' "$v"
+}
 policy_write() { echo "$3" > "$CPUFREQ/policy$1/$2"; }
 cur_freq() { policy_read "$1" scaling_cur_freq; }
 governor() { policy_read "$1" scaling_governor; }
@@ -37,7 +46,11 @@ governor() { policy_read "$1" scaling_governor; }
 # the suite's own activity does not load policy0, which the tests measure.
 off_policy0() { taskset -pc 2,3 "$BASHPID" >/dev/null; }
 set_governor() { policy_write "$1" scaling_governor "$2"; }
-total_trans() { cat "$CPUFREQ/policy$1/stats/total_trans"; }
+total_trans() { policy_read "$1" stats/total_trans; }
+
+# pause SECONDS: sleep(1) without starting it, on a pipe nobody writes to.
+exec {PAUSE_FD}<> <(:)
+pause() { read -r -t "$1" -u "$PAUSE_FD" || true; }
 
 # wait_for SECONDS COMMAND...: polls COMMAND every 50 ms until it succeeds.
 wait_for() {
@@ -45,7 +58,7 @@ wait_for() {
 	shift
 	until "$@"; do
 		[ $SECONDS -lt $deadline ] || return 1
-		sleep 0.05
+		pause 0.05
 	done
 }
 
@@ -58,9 +71,10 @@ poked() {
 	"$@"
 }
 
-freq_is() { [ "$(cur_freq "$1")" -eq "$2" ]; }
-freq_at_least() { [ "$(cur_freq "$1")" -ge "$2" ]; }
-freq_at_most() { [ "$(cur_freq "$1")" -le "$2" ]; }
+# freq_is / freq_at_least / freq_at_most POLICY KHZ: policy's frequency now.
+freq_is() { local f; read -r f < "$CPUFREQ/policy$1/scaling_cur_freq" && [ "$f" -eq "$2" ]; }
+freq_at_least() { local f; read -r f < "$CPUFREQ/policy$1/scaling_cur_freq" && [ "$f" -ge "$2" ]; }
+freq_at_most() { local f; read -r f < "$CPUFREQ/policy$1/scaling_cur_freq" && [ "$f" -le "$2" ]; }
 
 # start_hog CPU: a busy loop pinned to CPU, remembered for stop_hogs.
 start_hog() {
@@ -79,11 +93,13 @@ stop_hogs() {
 
 # Leaves every policy as the default set-up found it.
 reset_policies() {
-	local p
+	local p max min
 	stop_hogs
 	for p in "$CPUFREQ"/policy*; do
-		cat "$p/cpuinfo_max_freq" > "$p/scaling_max_freq"
-		cat "$p/cpuinfo_min_freq" > "$p/scaling_min_freq"
+		read -r max < "$p/cpuinfo_max_freq"
+		read -r min < "$p/cpuinfo_min_freq"
+		echo "$max" > "$p/scaling_max_freq"
+		echo "$min" > "$p/scaling_min_freq"
 		echo schedutil > "$p/scaling_governor"
 	done
 }
@@ -195,15 +211,16 @@ fast_switch_on() { ! grep -q 'vcpufreq.fast_switch=0' /proc/cmdline; }
 
 # Removes every test link and waits for the governors to be gone.
 unregister_all() {
-	rm -rf "$LINKS"
+	[ ! -e "$LINKS" ] || rm -rf "$LINKS"
 	wait_for 10 no_bpf_governors
 }
 
 # detach_shadows: every policy's shadow governor detached.
 detach_shadows() {
-	local p
-	for p in $(cut -d' ' -f1 "$SHADOW" 2>/dev/null); do
-		echo "$p" > "$SHADOW" || true
+	local line lines=()
+	[ -e "$SHADOW" ] && mapfile -t lines < "$SHADOW"
+	for line in "${lines[@]}"; do
+		echo "${line%% *}" > "$SHADOW" || true
 	done
 }
 
@@ -218,4 +235,12 @@ restore_vm_state() {
 }
 
 # No governor's directory in debugfs, only the framework's own files.
-no_bpf_governors() { ! ls "$BPF_DEBUGFS" 2>/dev/null | grep -qvx 'exits\|shadow'; }
+no_bpf_governors() {
+	local d
+	for d in "$BPF_DEBUGFS"/*; do
+		case ${d##*/} in
+		exits | shadow | '*') ;;
+		*) return 1 ;;
+		esac
+	done
+}

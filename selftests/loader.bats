@@ -816,27 +816,10 @@ json() {
 	nothing_left
 }
 
-@test "info: every shipped governor, unprivileged, shows each field's default, 0 in tune after a load" {
-	local obj stem info tuned
-	# Every object's info; one load to compare with tune (a load costs 5 s
-	# under emulation): interactive's, with arrays and frequency lists.
-	for obj in "$BPF_OBJ"/*.bpf.o; do
-		stem=$(basename "$obj" .bpf.o)
-		run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" -j info "$stem"
-		[ "$status" -eq 0 ] || { echo "$stem: $output"; false; }
-		info=$output
-		[ "$(jq -r .path <<< "$info")" = "$obj" ]
-		run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" info "$obj"
-		[ "$status" -eq 0 ]
-		[ "${lines[0]}" = "name: $(jq -r .name <<< "$info")" ]
-		[ "$(jq -r '.ops | length > 0' <<< "$info")" = true ]
-		# Every field says what its 0 stands for: a number or words.
-		[ "$(jq -r '[.tunables.fields[].default | type] - ["number", "string"]
-			    | length' <<< "$info")" = 0 ] || { echo "$stem: $info"; false; }
-		[ "$(grep -c '=0	# .*0 = ' <<< "$output")" = \
-		  "$(jq -r '.tunables.fields | length' <<< "$info")" ]
-	done
-	# The object's 0 is what the map holds after a load, with the same unit and range.
+@test "info: 0 in a shipped governor's info is what tune shows after a load" {
+	local info tuned
+	# Every object's info is checked on the host (host/loader.bats); here
+	# the one with arrays and frequency lists, against the loaded map.
 	info=$("$LOADER" -j info interactive)
 	cpufreq_bpf load interactive >/dev/null
 	json tune interactive --policy 2
@@ -847,18 +830,4 @@ json() {
 	     <<< "$tuned")" ] || { echo "$info $tuned"; false; }
 	cpufreq_bpf unload interactive >/dev/null
 	nothing_left
-	# The defaults the code applies, numbers from the governors' #defines.
-	[ "$("$LOADER" -j info classaware | jq -c '.tunables.fields | [.boost_hold_us.default,
-	     .background_step_us.default, .hispeed_freq.default]')" = \
-	  '[40000,20000,"the CPU'"'"'s top frequency"]' ]
-	[ "$("$LOADER" -j info interactive | jq -c '.tunables.fields | [.timer_slack.default,
-	     .target_loads.default, .io_is_busy.default]')" = '[80000,90,0]' ]
-	[ "$("$LOADER" -j info schedutil | jq -r .tunables.fields.rate_limit_us.default)" = \
-	  "the driver's transition delay" ]
-	run "$LOADER" info ondemand
-	[ "$status" -eq 0 ]
-	[[ $output == *"up_threshold=0	# %, 1..100, 0 = 95 %"* ]]
-	# bpf_schedutil declares EAS, and only it among the shipped.
-	[ "$("$LOADER" -j info schedutil | jq -c '[.eas, .flags]')" = '[true,["eas"]]' ]
-	[ "$("$LOADER" -j info interactive | jq -c '[.eas, .flags]')" = '[false,[]]' ]
 }

@@ -155,3 +155,38 @@ completes() {
 	[ "${#lines[@]}" -eq 1 ]
 	[[ $output == "cpufreq-bpf: "*"loader.bats: not a BPF object"* ]]
 }
+
+@test "info: every shipped governor says what each field's 0 stands for" {
+	local obj stem info
+	export CPUFREQ_BPF_OBJDIR=$BATS_TEST_DIRNAME/../../build/bpf
+	for obj in "$CPUFREQ_BPF_OBJDIR"/*.bpf.o; do
+		stem=$(basename "$obj" .bpf.o)
+		run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" -j info "$stem"
+		[ "$status" -eq 0 ] || { echo "$stem: $output"; false; }
+		info=$output
+		[ "$(jq -r .path <<< "$info")" -ef "$obj" ]
+		run setpriv --reuid=65534 --regid=65534 --clear-groups "$LOADER" info "$obj"
+		[ "$status" -eq 0 ]
+		[ "${lines[0]}" = "name: $(jq -r .name <<< "$info")" ]
+		[ "$(jq -r '.ops | length > 0' <<< "$info")" = true ]
+		# Every field says what its 0 stands for: a number or words.
+		[ "$(jq -r '[.tunables.fields[].default | type] - ["number", "string"]
+			    | length' <<< "$info")" = 0 ] || { echo "$stem: $info"; false; }
+		[ "$(grep -c '=0	# .*0 = ' <<< "$output")" = \
+		  "$(jq -r '.tunables.fields | length' <<< "$info")" ]
+	done
+	# The defaults the code applies, numbers from the governors' #defines.
+	[ "$("$LOADER" -j info classaware | jq -c '.tunables.fields | [.boost_hold_us.default,
+	     .background_step_us.default, .hispeed_freq.default]')" = \
+	  '[40000,20000,"the CPU'"'"'s top frequency"]' ]
+	[ "$("$LOADER" -j info interactive | jq -c '.tunables.fields | [.timer_slack.default,
+	     .target_loads.default, .io_is_busy.default]')" = '[80000,90,0]' ]
+	[ "$("$LOADER" -j info schedutil | jq -r .tunables.fields.rate_limit_us.default)" = \
+	  "the driver's transition delay" ]
+	run "$LOADER" info ondemand
+	[ "$status" -eq 0 ]
+	[[ $output == *"up_threshold=0	# %, 1..100, 0 = 95 %"* ]]
+	# bpf_schedutil declares EAS, and only it among the shipped.
+	[ "$("$LOADER" -j info schedutil | jq -c '[.eas, .flags]')" = '[true,["eas"]]' ]
+	[ "$("$LOADER" -j info interactive | jq -c '[.eas, .flags]')" = '[false,[]]' ]
+}
