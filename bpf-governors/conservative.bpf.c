@@ -179,9 +179,10 @@ SEC("struct_ops/update")
 void BPF_PROG(cs_update_util, struct cpufreq_policy *policy, s32 cpu, u64 time, u32 flags)
 {
 	struct cs_policy *cs = policy_slot(&cs_policies, policy);
+	const struct conservative_tunables *t = policy_slot(&tunables, policy);
 
-	if (cs)
-		dbs_update_util(policy, &cs->dbs, time);
+	if (cs && t)
+		dbs_update_util(policy, &cs->dbs, time, t->sampling_rate);
 }
 
 SEC("struct_ops.s/start")

@@ -208,9 +208,10 @@ SEC("struct_ops/update")
 void BPF_PROG(od_update_util, struct cpufreq_policy *policy, s32 cpu, u64 time, u32 flags)
 {
 	struct od_policy *od = policy_slot(&od_policies, policy);
+	const struct ondemand_tunables *t = policy_slot(&tunables, policy);
 
-	if (od)
-		dbs_update_util(policy, &od->dbs, time);
+	if (od && t)
+		dbs_update_util(policy, &od->dbs, time, t->sampling_rate);
 }
 
 SEC("struct_ops.s/start")

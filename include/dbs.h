@@ -43,12 +43,23 @@ static __always_inline u32 dbs_sampling_rate(struct cpufreq_policy *policy, u32 
 struct dbs_policy {
 	u64 last_sample_time;	/* ns, the scheduler's clock */
 	u64 sample_delay_ns;
+	u32 sampling_rate;	/* the tunable as last seen, raw */
 };
 
-/* dbs_update_util_handler(); @time is update()'s. */
+/*
+ * dbs_update_util_handler(); @time is update()'s, @sampling_rate the
+ * tunable as it is now.  A changed sampling_rate applies at once, as its
+ * sysfs store does (gov_update_sample_delay()): the next update samples,
+ * and that sample sets the delay from the new rate.
+ */
 static __always_inline void dbs_update_util(struct cpufreq_policy *policy,
-					    struct dbs_policy *d, u64 time)
+					    struct dbs_policy *d, u64 time,
+					    u32 sampling_rate)
 {
+	if (sampling_rate != d->sampling_rate) {
+		d->sampling_rate = sampling_rate;
+		d->sample_delay_ns = 0;
+	}
 	/*
 	 * Two CPUs of a shared policy may both get here: both arm the same
 	 * sample timer, and one sample runs.

@@ -151,6 +151,22 @@ nice_hog() {
 	[ "$high" -ge 80 ]
 }
 
+@test "bpf_ondemand: a new sampling_rate applies at once, not after the old period" {
+	gov_load ondemand
+	set_governor 0 bpf_ondemand
+	wait_for 20 freq_is 0 400000
+	# A 10 s period, armed by a sample on CPU 0's next runs.
+	set_tunables ondemand ondemand_tunables 0 sampling_rate=10000000
+	poked pause 0.2
+	poked true
+	# Back to 20 ms with a hog on CPU 0: the next update samples, and the
+	# one 20 ms later finds the CPU busy.  Waiting out the old period, the
+	# hog would stay at 400 MHz for 10 s.
+	set_tunables ondemand ondemand_tunables 0 sampling_rate=20000
+	start_hog 0
+	wait_for 3 freq_is 0 2000000
+}
+
 @test "bpf_ondemand: powersave_bias=500 halves the top into 800 and 1200 MHz" {
 	local dir=$BATS_TEST_TMPDIR at800 at1200
 	gov_load ondemand
