@@ -111,6 +111,43 @@ teardown() {
 	grep -q "cpufreq_bpf_request: cpu=0 requested=400000 resolved=1600000 " "$TRACING/trace"
 }
 
+# cpu0_switches_at KHZ: the driver's switches of CPU 0 to KHZ in the trace.
+cpu0_switches_at() { grep -c "cpu_frequency: state=$1 cpu_id=0\$" "$TRACING/trace"; }
+cpu0_switched_at() { [ "$(cpu0_switches_at "$1")" -gt 0 ]; }
+
+@test "a limits change that keeps the frequency reaches only drivers that take the limits with each request" {
+	local want=0
+	# vcpufreq.need_update_limits=1 (run-all's tables boot) sets
+	# CPUFREQ_NEED_UPDATE_LIMITS, as intel_cpufreq and amd-pstate do.
+	# Only their fast path shows it here: the core calls ->fast_switch()
+	# for any request, but not vcpufreq's ->target_index() for the
+	# current frequency (__target_index()), where those two drivers have
+	# ->target().
+	dmesg | grep -q 'need_update_limits on' && fast_switch_on && want=1
+	register schedutil >/dev/null
+	set_governor 0 bpf_schedutil
+	# 800 MHz and nothing else: whatever bpf_schedutil asks resolves to it.
+	policy_write 0 scaling_min_freq 800000
+	policy_write 0 scaling_max_freq 800000
+	wait_for 10 freq_is 0 800000
+	pause 0.2
+	trace_on power/cpu_frequency cpufreq_bpf/cpufreq_bpf_request
+	# A higher maximum: limits() is called, and idle CPUs 0-1 still want
+	# the minimum, 800 MHz, so bpf_schedutil, as schedutil, asks for
+	# nothing new.  (Rewriting the same limit would not call limits():
+	# the frequency QoS notifies changes only.  Nor is CPU 0 poked: a
+	# task moved there brings the utilization of the CPU it came from.)
+	policy_write 0 scaling_max_freq 1200000
+	if [ $want = 1 ]; then
+		wait_for 5 cpu0_switched_at 800000
+	fi
+	pause 0.5
+	trace_off
+	[ "$(cpu0_switches_at 800000)" -eq $want ] &&
+	[ "$(grep -c 'cpu_frequency:.* cpu_id=0$' "$TRACING/trace")" -eq $want ] ||
+	{ grep -v '^#' "$TRACING/trace"; false; }
+}
+
 @test "sample() runs at most once a millisecond, however soon it asks" {
 	local t0 t1 before after
 	register test_storm
@@ -219,7 +256,7 @@ teardown() {
 	register test_gov
 	set_governor 0 bpf_test
 	start_hog 0
-	wait_for 10 test "$(seen test_gov update)" -gt 0
+	wait_for 10 seen_above test_gov update 0
 	"$LINK_UPDATE" "$LINKS/test_gov_ops" "$TEST_OBJ/test_v2.bpf.o"
 	grep -q '^link_updates 1$' "$BPF_DEBUGFS/bpf_test/stats"
 	sleep 0.5
