@@ -188,6 +188,7 @@ field() { jq -M -r ".$2" <<< "$1"; }
 
 # seen OBJ FIELD: one counter, read now.
 seen() { field "$(seen_all "$1")" "$2"; }
+seen_above() { [ "$(seen "$1" "$2")" -gt "$3" ]; }
 
 # ctl OBJ FIXED_KHZ EXIT_ERROR REFUSE_INIT: steers the test governor.
 ctl() {
@@ -206,6 +207,11 @@ gov_stat() {
 		$1 == p && (c in col) { print $col[c] }
 	' "$BPF_DEBUGFS/$1/stats"
 }
+
+# gov_stat_above GOVERNOR POLICY COLUMN VALUE: the column is above VALUE,
+# read at each call, as wait_for needs (wait_for 10 test "$(gov_stat ...)"
+# would compare one reading, taken before the wait, ten seconds long).
+gov_stat_above() { [ "$(gov_stat "$1" "$2" "$3")" -gt "$4" ]; }
 
 fast_switch_on() { ! grep -q 'vcpufreq.fast_switch=0' /proc/cmdline; }
 

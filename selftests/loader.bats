@@ -260,7 +260,7 @@ without_debugfs() {
 	# Only the governor's directory: no temporary left behind.
 	[ "$(ls "$PINS")" = bpf_schedutil ]
 	# It outlived the loader and runs.
-	wait_for 10 test "$(gov_stat bpf_schedutil 0 update_calls)" -gt 0
+	wait_for 10 gov_stat_above bpf_schedutil 0 update_calls 0
 }
 
 @test "load --set: tunables written, visible to bpftool map dump pinned" {
@@ -412,7 +412,7 @@ without_debugfs() {
 
 @test "upgrade: in place, tunables kept, running without a gap" {
 	cpufreq_bpf load interactive --policy 0 --set timer_rate=10000
-	wait_for 10 test "$(gov_stat bpf_interactive 0 sample_calls)" -gt 0
+	wait_for 10 gov_stat_above bpf_interactive 0 sample_calls 0
 	exits=$(wc -l < "$BPF_DEBUGFS/exits")
 	old_map=$(pinned_map_id bpf_interactive)
 	# Watch the policy's governor through the upgrade, with builtins only.
@@ -438,7 +438,7 @@ without_debugfs() {
 	# The new implementation runs: its samples keep coming.
 	before=$(gov_stat bpf_interactive 0 sample_calls)
 	start_hog 0
-	wait_for 10 test "$(gov_stat bpf_interactive 0 sample_calls)" -gt "$before"
+	wait_for 10 gov_stat_above bpf_interactive 0 sample_calls "$before"
 	[ "$(ls "$PINS")" = bpf_interactive ]
 }
 
@@ -454,7 +454,7 @@ without_debugfs() {
 @test "status: per policy table, one governor, JSON and watch" {
 	cpufreq_bpf load schedutil --policy 0
 	start_hog 0
-	wait_for 10 test "$(gov_stat bpf_schedutil 0 requests)" -gt 0
+	wait_for 10 gov_stat_above bpf_schedutil 0 requests 0
 	run cpufreq_bpf status
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} == "policy "*"governor"*"cur"*"requests"*"path"*"errors" ]]
@@ -478,7 +478,7 @@ without_debugfs() {
 @test "status --watch --interval: rates per second between rounds" {
 	cpufreq_bpf load schedutil --policy 0
 	start_hog 0
-	wait_for 10 test "$(gov_stat bpf_schedutil 0 requests)" -gt 0
+	wait_for 10 gov_stat_above bpf_schedutil 0 requests 0
 	run timeout 4 "$LOADER" status --watch --interval 0.2
 	[ "$(grep -c '^--- ' <<< "$output")" -ge 3 ]
 	[[ $(grep -m1 '^policy ' <<< "$output") == *"errors  trans/s    req/s" ]]
