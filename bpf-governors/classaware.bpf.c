@@ -99,7 +99,6 @@ struct ca_policy {
 	 */
 	u32 resend;
 	u32 recheck_armed;	/* the sample timer will re-evaluate */
-	u32 rerun;		/* an update came while another CPU evaluated */
 };
 
 /* Per-CPU state. */
@@ -533,39 +532,6 @@ request:
 }
 
 /*
- * Whether this CPU evaluates the policy now.  One that finds another CPU
- * evaluating leaves it a rerun: the other may have read this CPU's signals
- * before the change that brought it here, an RT wake-up say.
- */
-static bool ca_enter(struct ca_policy *ca)
-{
-	bool got;
-
-	bpf_spin_lock(&ca->lock);
-	got = !ca->busy;
-	if (got)
-		ca->busy = 1;
-	else
-		ca->rerun = 1;
-	bpf_spin_unlock(&ca->lock);
-	return got;
-}
-
-/* Leaves the evaluation, unless a rerun was asked for meanwhile. */
-static bool ca_leave(struct ca_policy *ca)
-{
-	bool again;
-
-	bpf_spin_lock(&ca->lock);
-	again = ca->rerun;
-	ca->rerun = 0;
-	if (!again)
-		ca->busy = 0;
-	bpf_spin_unlock(&ca->lock);
-	return !again;
-}
-
-/*
  * Evaluates the policy now, and again later while it is above its minimum.
  * @cpu: the CPU whose update brought us here, or -1 from the sample timer.
  */
@@ -576,7 +542,7 @@ static void classaware_run(struct cpufreq_policy *policy, s32 cpu)
 
 	if (!ca)
 		return;
-	if (!ca_enter(ca)) {
+	if (!gov_enter_or_rerun(ca)) {
 		/*
 		 * RT work does not wait for the other CPU's rerun: that CPU
 		 * may be held up (a preempted vCPU, for milliseconds).  Its
@@ -597,7 +563,7 @@ static void classaware_run(struct cpufreq_policy *policy, s32 cpu)
 		if (ca->next_freq > policy->min && !ca->recheck_armed &&
 		    !bpf_cpufreq_sample_in(policy, RECHECK_US))
 			ca->recheck_armed = 1;
-		if (ca_leave(ca))
+		if (gov_leave_unless_rerun(ca))
 			return;
 	}
 	/*

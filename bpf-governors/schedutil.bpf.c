@@ -50,7 +50,7 @@ struct bsg_policy {
 	u64 last_freq_update_time;
 	u32 next_freq;
 	u32 cached_raw_freq;
-	u32 limits_changed;
+	u64 limits_changed;	/* exchanged atomically: BPF's are 64-bit before v3 */
 	u32 need_freq_update;
 	u32 transition_delay_us;	/* the driver's, read once at start */
 	u32 adjust_perf;		/* levels, not frequencies: decided at start */
@@ -92,8 +92,13 @@ static u64 sugov_rate_limit_ns(struct cpufreq_policy *policy, struct bsg_policy 
 static bool sugov_should_update_freq(struct cpufreq_policy *policy,
 				     struct bsg_policy *sg_policy, u64 time)
 {
-	if (sg_policy->limits_changed) {
-		sg_policy->limits_changed = 0;
+	/*
+	 * Read and cleared in one exchange, a full barrier (6.12.118's
+	 * smp_mb()): the limits resolve_freq reads after it are at least as
+	 * new as those of the limits() call that set it.
+	 */
+	if (sg_policy->limits_changed &&
+	    __sync_lock_test_and_set(&sg_policy->limits_changed, 0)) {
 		sg_policy->need_freq_update = 1;
 		return true;
 	}
@@ -320,21 +325,34 @@ static u32 sugov_next_freq_shared(struct cpufreq_policy *policy,
 	return get_next_freq(policy, sg_policy, util, max_cap);
 }
 
+/*
+ * The kernel takes the policy's lock for all of it; here this CPU's own
+ * state comes first, and a CPU that finds another evaluating has it
+ * evaluate again (gov_enter_or_rerun()), so that its update is not lost.
+ */
 static __always_inline void
 sugov_update_shared(struct cpufreq_policy *policy, struct bsg_policy *sg_policy,
 		    struct bsg_cpu *sg_cpu, s32 cpu, u64 time, u32 flags)
 {
+	int pass;
+
 	sugov_iowait_boost(sg_cpu, time, flags);
 	sg_cpu->last_update = time;
 
 	ignore_dl_rate_limit(sg_policy, sg_cpu, cpu);
 
-	if (!sugov_should_update_freq(policy, sg_policy, time))
+	if (!gov_enter_or_rerun(sg_policy))
 		return;
-
-	if (sugov_update_next_freq(sg_policy, time,
-				   sugov_next_freq_shared(policy, sg_policy, cpu, time)))
-		bpf_cpufreq_request(policy, sg_policy->next_freq);
+	for (pass = 0; pass < 2; pass++) {
+		if (sugov_should_update_freq(policy, sg_policy, time) &&
+		    sugov_update_next_freq(sg_policy, time,
+					   sugov_next_freq_shared(policy, sg_policy, cpu, time)))
+			bpf_cpufreq_request(policy, sg_policy->next_freq);
+		if (gov_leave_unless_rerun(sg_policy))
+			return;
+	}
+	/* A third CPU's change waits for the next update. */
+	gov_leave(sg_policy);
 }
 
 SEC("struct_ops/update")
@@ -343,12 +361,15 @@ void BPF_PROG(sugov_update, struct cpufreq_policy *policy, s32 cpu, u64 time, u3
 	struct bsg_policy *sg_policy = policy_slot(&sg_policies, policy);
 	struct bsg_cpu *sg_cpu = cpu_slot(&sg_cpus, cpu);
 
-	if (!sg_policy || !sg_cpu || !gov_enter(sg_policy))
+	if (!sg_policy || !sg_cpu)
 		return;
-
-	if (policy_shared(policy))
+	if (policy_shared(policy)) {
 		sugov_update_shared(policy, sg_policy, sg_cpu, cpu, time, flags);
-	else if (sg_policy->adjust_perf)
+		return;
+	}
+	if (!gov_enter(sg_policy))
+		return;
+	if (sg_policy->adjust_perf)
 		sugov_update_single_perf(policy, sg_policy, sg_cpu, cpu, time, flags);
 	else
 		sugov_update_single_freq(policy, sg_policy, sg_cpu, cpu, time, flags);
@@ -389,9 +410,13 @@ void BPF_PROG(sugov_limits, struct cpufreq_policy *policy)
 {
 	struct bsg_policy *sg_policy = policy_slot(&sg_policies, policy);
 
-	/* The next update recomputes the frequency regardless of the rate limit. */
+	/*
+	 * The next update recomputes the frequency regardless of the rate
+	 * limit.  Set by an exchange, a full barrier (the kernel's smp_wmb()):
+	 * an update that sees it also sees the new limits.
+	 */
 	if (sg_policy)
-		sg_policy->limits_changed = 1;
+		__sync_lock_test_and_set(&sg_policy->limits_changed, 1);
 }
 
 SEC(".struct_ops.link")

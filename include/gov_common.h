@@ -40,13 +40,16 @@ static __always_inline bool policy_shared(const struct cpufreq_policy *policy)
  * so the per-policy state needs a lock.  bpf_spin_lock cannot be held over
  * a kfunc call, and the governors call kfuncs throughout, so the lock only
  * guards a "busy" word: the section is entered by the CPU that finds it
- * clear and skipped by the others, never waited for.  A CPU that skips
- * loses nothing the one inside does not already see: it reads every CPU's
- * signals.  A value struct embeds GOV_EXCL as its first member.
+ * clear, never waited for.  A value struct embeds GOV_EXCL as its first
+ * member.
+ *
+ * gov_enter() / gov_leave(): the CPU that finds the section taken skips
+ * it, for a section whose work the CPU inside does in full anyway.
  */
 #define GOV_EXCL			\
 	struct bpf_spin_lock lock;	\
-	u32 busy
+	u32 busy;			\
+	u32 rerun
 
 #define gov_enter(s) ({					\
 	bool __got;					\
@@ -62,5 +65,38 @@ static __always_inline bool policy_shared(const struct cpufreq_policy *policy)
 	(s)->busy = 0;					\
 	bpf_spin_unlock(&(s)->lock);			\
 } while (0)
+
+/*
+ * gov_enter_or_rerun() / gov_leave_unless_rerun(): for an evaluation of
+ * every CPU of a policy, which the in-kernel governors serialize on a
+ * spinlock.  The CPU inside may have read this CPU's signals before the
+ * change that brought this one here (an RT wake-up, a jump in
+ * utilization): rather than skip, this one asks it to evaluate again.
+ * gov_leave_unless_rerun() is false, the section kept, when a rerun was
+ * asked for meanwhile; the caller evaluates once more, a bounded number of
+ * times, and then leaves with gov_leave().
+ */
+#define gov_enter_or_rerun(s) ({			\
+	bool __got;					\
+	bpf_spin_lock(&(s)->lock);			\
+	__got = !(s)->busy;				\
+	if (__got)					\
+		(s)->busy = 1;				\
+	else						\
+		(s)->rerun = 1;				\
+	bpf_spin_unlock(&(s)->lock);			\
+	__got;						\
+})
+
+#define gov_leave_unless_rerun(s) ({			\
+	bool __again;					\
+	bpf_spin_lock(&(s)->lock);			\
+	__again = (s)->rerun;				\
+	(s)->rerun = 0;					\
+	if (!__again)					\
+		(s)->busy = 0;				\
+	bpf_spin_unlock(&(s)->lock);			\
+	!__again;					\
+})
 
 #endif /* __GOV_COMMON_H */
