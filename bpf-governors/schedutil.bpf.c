@@ -326,9 +326,11 @@ static u32 sugov_next_freq_shared(struct cpufreq_policy *policy,
 }
 
 /*
- * The kernel takes the policy's lock for all of it; here this CPU's own
- * state comes first, and a CPU that finds another evaluating has it
- * evaluate again (gov_enter_or_rerun()), so that its update is not lost.
+ * The kernel takes the policy's lock for all of it.  Here a CPU that finds
+ * another evaluating has it evaluate again (gov_enter_or_rerun()), which
+ * reads this CPU's utilization and its new DL bandwidth; its I/O-wait
+ * boost state, which the evaluating CPU also updates, waits for its next
+ * update.
  */
 static __always_inline void
 sugov_update_shared(struct cpufreq_policy *policy, struct bsg_policy *sg_policy,
@@ -336,13 +338,14 @@ sugov_update_shared(struct cpufreq_policy *policy, struct bsg_policy *sg_policy,
 {
 	int pass;
 
-	sugov_iowait_boost(sg_cpu, time, flags);
-	sg_cpu->last_update = time;
-
 	ignore_dl_rate_limit(sg_policy, sg_cpu, cpu);
 
 	if (!gov_enter_or_rerun(sg_policy))
 		return;
+	sugov_iowait_boost(sg_cpu, time, flags);
+	sg_cpu->last_update = time;
+
+	/* Two evaluations at most: the second for a CPU that came meanwhile. */
 	for (pass = 0; pass < 2; pass++) {
 		if (sugov_should_update_freq(policy, sg_policy, time) &&
 		    sugov_update_next_freq(sg_policy, time,
@@ -351,7 +354,7 @@ sugov_update_shared(struct cpufreq_policy *policy, struct bsg_policy *sg_policy,
 		if (gov_leave_unless_rerun(sg_policy))
 			return;
 	}
-	/* A third CPU's change waits for the next update. */
+	/* A change that came during the second waits for the next update. */
 	gov_leave(sg_policy);
 }
 
@@ -392,6 +395,7 @@ int BPF_PROG(sugov_start, struct cpufreq_policy *policy)
 	sg_policy->limits_changed = 0;
 	sg_policy->need_freq_update = 0;
 	sg_policy->busy = 0;
+	sg_policy->rerun = 0;
 	/* A kfunc call less on the hot path: the driver's delay does not change. */
 	sg_policy->transition_delay_us = bpf_cpufreq_transition_delay_us(policy);
 	sg_policy->adjust_perf = bpf_cpufreq_perf_possible(policy);
