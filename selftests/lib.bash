@@ -71,10 +71,12 @@ poked() {
 	"$@"
 }
 
-# freq_is / freq_at_least / freq_at_most POLICY KHZ: policy's frequency now.
-freq_is() { local f; read -r f < "$CPUFREQ/policy$1/scaling_cur_freq" && [ "$f" -eq "$2" ]; }
-freq_at_least() { local f; read -r f < "$CPUFREQ/policy$1/scaling_cur_freq" && [ "$f" -ge "$2" ]; }
-freq_at_most() { local f; read -r f < "$CPUFREQ/policy$1/scaling_cur_freq" && [ "$f" -le "$2" ]; }
+# freq_is / freq_at_least / freq_at_most POLICY KHZ: policy's frequency now,
+# compared with KHZ (freq_compare POLICY TEST-OP KHZ), read without a subshell.
+freq_compare() { local f; read -r f < "$CPUFREQ/policy$1/scaling_cur_freq" && [ "$f" "$2" "$3" ]; }
+freq_is() { freq_compare "$1" -eq "$2"; }
+freq_at_least() { freq_compare "$1" -ge "$2"; }
+freq_at_most() { freq_compare "$1" -le "$2"; }
 
 # start_hog CPU: a busy loop pinned to CPU, remembered for stop_hogs.
 start_hog() {
