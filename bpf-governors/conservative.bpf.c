@@ -33,8 +33,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Tunables, per policy (sysfs: cpufreq/conservative/ or policyN/conservative/). */
 struct conservative_tunables {
 	/* Time between two load samples; 0 is max(2 ticks, transition delay). */
-	u32 sampling_rate __tunable_range(8000, 10000000) __tunable_unit("us")
-		__tunable_default_is(DBS_SAMPLING_RATE_DEFAULT_IS);
+	u32 sampling_rate DBS_SAMPLING_RATE_TAGS;
 	/* Load above which the frequency goes one step up. */
 	u32 up_threshold __tunable_range(1, 100) __tunable_unit("%")
 		__tunable_default(DEF_FREQUENCY_UP_THRESHOLD);

@@ -9,8 +9,9 @@
  * to hispeed_freq.  It is quick to go up and slow to come down: going above
  * hispeed_freq waits above_hispeed_delay, and a frequency is held for
  * min_sample_time before the governor goes below it.  A CPU that comes back
- * from a long idle is re-sampled one tick later on its load since then, so
- * that a CPU turning busy gets its speed within two ticks.
+ * from at least timer_rate of idle is sampled timer_rate later over its
+ * load since then, not over the idle before: a CPU turning busy gets
+ * hispeed_freq at that sample.
  *
  * Mapping onto the framework: the original has a deferrable timer per CPU,
  * an idle notifier, a transition notifier and an RT thread.  Here one
@@ -42,7 +43,6 @@ char LICENSE[] SEC("license") = "GPL";
 #define DEFAULT_TIMER_SLACK		80000
 _Static_assert(DEFAULT_TIMER_SLACK == 4 * DEFAULT_TIMER_RATE, "timer_slack's default");
 #define TIMER_SLACK_NEVER		0xffffffffU	/* the original's -1 */
-#define TIME_MAX_US			10000000U	/* bounds of the time tunables */
 
 /* Tunables, per policy (sysfs: cpufreq/policyN/interactive/). */
 struct interactive_tunables {
@@ -58,13 +58,13 @@ struct interactive_tunables {
 		__tunable_default(DEFAULT_TARGET_LOAD);
 	/* Time at or above hispeed_freq before going higher, per frequency. */
 	u32 above_hispeed_delay[FREQ_LIST_LEN] __tunable_freq_list
-		__tunable_range(1, 10000000) __tunable_unit("us")
+		__tunable_range(1, TUNABLE_TIME_MAX_US) __tunable_unit("us")
 		__tunable_default(DEFAULT_ABOVE_HISPEED_DELAY);
 	/* Time at a frequency before going below it. */
-	u32 min_sample_time __tunable_range(1, 10000000) __tunable_unit("us")
+	u32 min_sample_time __tunable_range(1, TUNABLE_TIME_MAX_US) __tunable_unit("us")
 		__tunable_default(DEFAULT_MIN_SAMPLE_TIME);
 	/* Sampling period while the CPUs are busy. */
-	u32 timer_rate __tunable_range(1000, 10000000) __tunable_unit("us")
+	u32 timer_rate __tunable_range(1000, TUNABLE_TIME_MAX_US) __tunable_unit("us")
 		__tunable_default(DEFAULT_TIMER_RATE);
 	/* Extra idle time before waking to lower a speed above the minimum; -1 never. */
 	u32 timer_slack __tunable_range(1, 4294967295) __tunable_unit("us")
@@ -77,7 +77,7 @@ struct interactive_tunables {
 	 * (Android's power HAL writes 1 on every touch).
 	 */
 	u32 boostpulse __tunable_range(0, 4294967295) __tunable_default(0);
-	u32 boostpulse_duration __tunable_range(1, 10000000) __tunable_unit("us")
+	u32 boostpulse_duration __tunable_range(1, TUNABLE_TIME_MAX_US) __tunable_unit("us")
 		__tunable_default(DEFAULT_BOOSTPULSE_DURATION);
 	/* 1: time waiting for I/O counts as busy. */
 	u32 io_is_busy __tunable_range(0, 1) __tunable_default(0);
@@ -134,7 +134,7 @@ static u32 hispeed_freq(const struct interactive_tunables *t, struct cpufreq_pol
 
 static u32 timer_rate(const struct interactive_tunables *t)
 {
-	return tunable_or(t->timer_rate, 1000, TIME_MAX_US, DEFAULT_TIMER_RATE);
+	return tunable_or(t->timer_rate, 1000, TUNABLE_TIME_MAX_US, DEFAULT_TIMER_RATE);
 }
 
 /*
@@ -178,7 +178,7 @@ __noinline u32 freq_to_above_hispeed_delay(const struct interactive_tunables *t,
 {
 	if (!t)
 		return DEFAULT_ABOVE_HISPEED_DELAY;
-	return freq_list_value(t->above_hispeed_delay, freq, 1, TIME_MAX_US,
+	return freq_list_value(t->above_hispeed_delay, freq, 1, TUNABLE_TIME_MAX_US,
 			       DEFAULT_ABOVE_HISPEED_DELAY);
 }
 
@@ -243,7 +243,7 @@ static s64 update_load(struct icpu *ic, s32 cpu, bool io_busy, u32 cur, bool *bu
 static bool update_boost(struct ipolicy *ip, struct interactive_tunables *t, u64 now)
 {
 	u32 boost = tunable_bool(t->boost);
-	u32 duration = tunable_or(t->boostpulse_duration, 1, TIME_MAX_US,
+	u32 duration = tunable_or(t->boostpulse_duration, 1, TUNABLE_TIME_MAX_US,
 				  DEFAULT_BOOSTPULSE_DURATION);
 
 	if (t->boostpulse) {
@@ -264,7 +264,7 @@ static void interactive_evaluate(struct cpufreq_policy *policy, struct ipolicy *
 {
 	u32 cur = policy->cur, hispeed = hispeed_freq(t, policy), new_freq;
 	u32 go_hispeed_load = tunable_or(t->go_hispeed_load, 1, 100, DEFAULT_GO_HISPEED_LOAD);
-	u32 min_sample_time = tunable_or(t->min_sample_time, 1, TIME_MAX_US,
+	u32 min_sample_time = tunable_or(t->min_sample_time, 1, TUNABLE_TIME_MAX_US,
 					 DEFAULT_MIN_SAMPLE_TIME);
 	u64 cpu_load = cur ? loadadjfreq / cur : 0;
 
@@ -331,7 +331,8 @@ static void interactive_rearm(struct cpufreq_policy *policy, struct ipolicy *ip,
 		if (ip->target_freq <= policy->min || slack == TIMER_SLACK_NEVER)
 			period = 0;
 		else
-			period = slack < TIME_MAX_US - rate ? rate + slack : TIME_MAX_US;
+			period = slack < TUNABLE_TIME_MAX_US - rate ? rate + slack
+								 : TUNABLE_TIME_MAX_US;
 	}
 	ip->sampling = period != 0;
 	bpf_cpufreq_set_sample_period(policy, period);

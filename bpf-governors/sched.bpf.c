@@ -27,7 +27,6 @@
 char LICENSE[] SEC("license") = "GPL";
 
 #define THROTTLE_US_DEFAULT	50000	/* when the driver gives no latency */
-#define THROTTLE_US_MAX		10000000
 /* A driver's "latency unknown" (CPUFREQ_ETERNAL, -1 in cpuinfo's u32). */
 #define LATENCY_UNKNOWN		0xffffffffU
 /* The series' capacity_margin: 25% headroom, the tipping point at 80%. */
@@ -36,7 +35,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Tunables, per policy (the seed had none; its constants are tunable here). */
 struct sched_tunables {
 	/* Minimum time between frequency changes. */
-	u32 throttle_us __tunable_range(1, 10000000) __tunable_unit("us")
+	u32 throttle_us __tunable_range(1, TUNABLE_TIME_MAX_US) __tunable_unit("us")
 		__tunable_default_is("the driver's transition latency, "
 				      __tunable_xstr(THROTTLE_US_DEFAULT) " us without one");
 	/* Requested capacity per unit of utilization, in 1024ths. */
@@ -71,7 +70,7 @@ struct {
 static u64 throttle_nsec(struct cpufreq_policy *policy, const struct sched_tunables *t)
 {
 	u32 latency = policy->cpuinfo.transition_latency;
-	u32 throttle_us = tunable_or(t->throttle_us, 1, THROTTLE_US_MAX, 0);
+	u32 throttle_us = tunable_or(t->throttle_us, 1, TUNABLE_TIME_MAX_US, 0);
 
 	if (throttle_us)
 		return (u64)throttle_us * NSEC_PER_USEC;

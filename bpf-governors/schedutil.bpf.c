@@ -28,12 +28,9 @@ char LICENSE[] SEC("license") = "GPL";
 /* Tunables, per policy (sysfs: cpufreq/policyN/schedutil/). */
 struct schedutil_tunables {
 	/* Minimum time between two frequency changes. */
-	u32 rate_limit_us __tunable_range(1, 10000000) __tunable_unit("us")
+	u32 rate_limit_us __tunable_range(1, TUNABLE_TIME_MAX_US) __tunable_unit("us")
 		__tunable_default_is("the driver's transition delay");
 };
-
-/* 0 means the default: the driver's transition delay, as in-kernel. */
-#define RATE_LIMIT_US_MAX	10000000
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -85,7 +82,7 @@ static u64 sugov_rate_limit_ns(struct cpufreq_policy *policy, struct bsg_policy 
 {
 	struct schedutil_tunables *t = policy_slot(&tunables, policy);
 
-	return (u64)tunable_or(t ? t->rate_limit_us : 0, 1, RATE_LIMIT_US_MAX,
+	return (u64)tunable_or(t ? t->rate_limit_us : 0, 1, TUNABLE_TIME_MAX_US,
 			       sg_policy->transition_delay_us) * NSEC_PER_USEC;
 }
 

@@ -160,8 +160,25 @@ static __always_inline u32 policy_id(const struct cpufreq_policy *policy)
  * outside its range; 0 always means "the default".  The tags below tell the
  * loader the accepted range and how to show a field.
  */
-#define __tunable_range(min, max) __attribute__((btf_decl_tag("range:" #min ":" #max)))
+#define __tunable_str(x) #x
+#define __tunable_xstr(x) __tunable_str(x)
+/* Bounds may be macros: the tag holds the number they expand to. */
+#define __tunable_range(min, max) \
+	__attribute__((btf_decl_tag("range:" __tunable_xstr(min) ":" __tunable_xstr(max))))
+/*
+ * A minimum of @n ticks of the running kernel, as the code applies it: the
+ * loader reads CONFIG_HZ where libbpf does and puts it in place of the
+ * range's minimum, which is then the value at HZ=250 (for where the
+ * configuration is not readable, as on another machine).
+ */
+#define __tunable_min_ticks(n) __attribute__((btf_decl_tag("min_ticks:" __tunable_xstr(n))))
 #define __tunable_unit(unit) __attribute__((btf_decl_tag("unit:" unit)))
+/*
+ * The longest time tunable, in us: the framework's longest sample period
+ * (CPUFREQ_GOV_OPS_MAX_SAMPLE_US, 10 s), which no wait of a governor can
+ * usefully exceed.  Unsuffixed, so that a range tag shows a plain number.
+ */
+#define TUNABLE_TIME_MAX_US	10000000
 /* A u32 array holding interactive's "load freq:load ..." lists, 0-ended. */
 #define __tunable_freq_list __attribute__((btf_decl_tag("format:freq_list")))
 /*
@@ -171,8 +188,6 @@ static __always_inline u32 policy_id(const struct cpufreq_policy *policy)
  * as (4 * X) stays text), or __tunable_default_is("text") for a default
  * that depends on the hardware ("default_is:the policy's max").
  */
-#define __tunable_str(x) #x
-#define __tunable_xstr(x) __tunable_str(x)
 #define __tunable_default(v) __attribute__((btf_decl_tag("default:" __tunable_xstr(v))))
 #define __tunable_default_is(text) __attribute__((btf_decl_tag("default_is:" text)))
 

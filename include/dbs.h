@@ -14,21 +14,26 @@
  * dbs_update() of drivers/cpufreq/cpufreq_governor.c.  A governor that
  * includes this keeps a struct dbs_cpu per CPU in the map dbs_cpus.
  */
-#define DBS_MIN_SAMPLING_RATE	(2 * TICK_USEC)	/* CPUFREQ_DBS_MIN_SAMPLING_INTERVAL */
-#define DBS_MAX_SAMPLING_RATE	10000000U	/* a bound for the tunable: 10 s */
+#define DBS_MIN_SAMPLING_TICKS	2	/* CPUFREQ_DBS_MIN_SAMPLING_INTERVAL */
+#define DBS_MIN_SAMPLING_RATE	(DBS_MIN_SAMPLING_TICKS * TICK_USEC)
 
 /*
  * The sampling_rate tunable: at least two ticks, and by default the
  * driver's transition delay if that is longer, as cpufreq_dbs_governor_init().
+ * Its tags: the range at HZ=250, and the minimum in ticks for the loader.
  */
-#define DBS_SAMPLING_RATE_DEFAULT_IS	"max(2 ticks, the driver's transition delay)"
+#define DBS_SAMPLING_RATE_TAGS						\
+	__tunable_range(8000, TUNABLE_TIME_MAX_US) __tunable_unit("us")	\
+	__tunable_min_ticks(DBS_MIN_SAMPLING_TICKS)			\
+	__tunable_default_is("max(2 ticks, the driver's transition delay)")
+
 static __always_inline u32 dbs_sampling_rate(struct cpufreq_policy *policy, u32 val)
 {
 	u32 def = bpf_cpufreq_transition_delay_us(policy);
 
 	if (def < DBS_MIN_SAMPLING_RATE)
 		def = DBS_MIN_SAMPLING_RATE;
-	return tunable_or(val, DBS_MIN_SAMPLING_RATE, DBS_MAX_SAMPLING_RATE, def);
+	return tunable_or(val, DBS_MIN_SAMPLING_RATE, TUNABLE_TIME_MAX_US, def);
 }
 
 /*

@@ -32,6 +32,7 @@ enum {
 /* preflight.c */
 int preflight(void);
 int kconfig_preflight(struct bpf_object *obj, const char *name);
+unsigned int kernel_tick_us(void);
 
 /* util.c */
 int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -98,6 +99,7 @@ struct field {
 	enum field_format format;
 	bool has_range;
 	__s64 min, max;
+	__u32 min_ticks;	/* the minimum in the running kernel's ticks */
 	char unit[16];
 	/* What 0 stands for, from the object's default tag, when it has one. */
 	bool has_default;	/* default_value holds it */

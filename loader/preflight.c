@@ -2,6 +2,7 @@
 /* cpufreq-bpf: what every command needs of the running kernel, checked first. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <zlib.h>
@@ -48,17 +49,40 @@ static gzFile kernel_config_open(char *where, size_t size)
 	return gzopen(where, "r");
 }
 
-/* Whether the configuration @f sets @option. */
-static bool kernel_config_sets(gzFile f, const char *option)
+/* Where the configuration @f sets @option, its value; else NULL. */
+static const char *kernel_config_value(gzFile f, const char *option, char *line, int size)
 {
 	size_t len = strlen(option);
-	char line[512];
 
 	gzrewind(f);
-	while (gzgets(f, line, sizeof(line)))
+	while (gzgets(f, line, size))
 		if (!strncmp(line, option, len) && line[len] == '=')
-			return true;
-	return false;
+			return line + len + 1;
+	return NULL;
+}
+
+/*
+ * The running kernel's tick in us, as the governors compute it from the
+ * CONFIG_HZ libbpf gives them (TICK_USEC); 0 where the configuration is
+ * not readable.  Tunables whose minimum is a number of ticks need it.
+ */
+unsigned int kernel_tick_us(void)
+{
+	static bool read;
+	static long hz;
+	const char *value;
+	char where[300], line[512];
+	gzFile f;
+
+	if (!read) {
+		read = true;
+		f = kernel_config_open(where, sizeof(where));
+		value = f ? kernel_config_value(f, "CONFIG_HZ", line, sizeof(line)) : NULL;
+		hz = value ? strtol(value, NULL, 10) : 0;
+		if (f)
+			gzclose(f);
+	}
+	return hz > 0 ? (1000000000 + hz / 2) / hz / 1000 : 0;
 }
 
 /*
@@ -73,7 +97,7 @@ int kconfig_preflight(struct bpf_object *obj, const char *name)
 	const struct btf_var_secinfo *vs;
 	const struct btf_type *sec;
 	const char *option;
-	char where[300];
+	char where[300], line[512];
 	int id, i, ret = EXIT_OK;
 	gzFile f;
 
@@ -89,7 +113,7 @@ int kconfig_preflight(struct bpf_object *obj, const char *name)
 			ret = fail(EXIT_NOSUPPORT,
 				   "%s reads %s from the kernel's configuration, which is not readable here (%s or /boot/config-*): enable CONFIG_IKCONFIG_PROC",
 				   name, option, where);
-		else if (!kernel_config_sets(f, option))
+		else if (!kernel_config_value(f, option, line, sizeof(line)))
 			ret = fail(EXIT_NOSUPPORT, "%s needs %s, which %s does not set",
 				   name, option, where);
 	}

@@ -64,8 +64,8 @@ static bool field_from_member(const struct btf *btf, const struct btf_type *st, 
 }
 
 /*
- * Applies one decl tag: "range:MIN:MAX", "unit:U", "format:freq_list",
- * "default:N" or "default_is:TEXT".  A "default:" that is not a plain
+ * Applies one decl tag: "range:MIN:MAX", "min_ticks:N", "unit:U",
+ * "format:freq_list", "default:N" or "default_is:TEXT".  A "default:" that is not a plain
  * number (a macro expanding to an expression) is shown as the text it is.
  */
 static void field_apply_tag(struct field *f, const char *tag)
@@ -86,6 +86,8 @@ static void field_apply_tag(struct field *f, const char *tag)
 			f->max = strtoll(end + 1, &end, 0);
 			f->has_range = !*end;
 		}
+	} else if (!strncmp(tag, "min_ticks:", 10)) {
+		f->min_ticks = strtoul(tag + 10, NULL, 0);
 	} else if (!strncmp(tag, "unit:", 5)) {
 		snprintf(f->unit, sizeof(f->unit), "%s", tag + 5);
 	} else if (!strcmp(tag, "format:freq_list") && f->format == FIELD_ARRAY) {
@@ -106,6 +108,9 @@ static void fields_apply_tags(const struct btf *btf, __u32 struct_id, int member
 		    btf_decl_tag(t)->component_idx == member)
 			field_apply_tag(f, btf__name_by_offset(btf, t->name_off));
 	}
+	/* The range's minimum is for HZ=250: the running kernel's is exact. */
+	if (f->has_range && f->min_ticks && kernel_tick_us())
+		f->min = (__s64)f->min_ticks * kernel_tick_us();
 }
 
 int layout_from_btf(const struct btf *btf, __u32 type_id, struct layout *layout)

@@ -156,6 +156,32 @@ completes() {
 	[[ $output == "cpufreq-bpf: "*"loader.bats: not a BPF object"* ]]
 }
 
+# info_with_hz HZ ARGS...: the loader's info under a kernel configuration
+# that sets CONFIG_HZ=HZ, put where libbpf reads it first, in a mount
+# namespace of its own.
+info_with_hz() {
+	local hz=$1
+	shift
+	unshare -m bash -c 'mount -t tmpfs none /boot &&
+		echo "CONFIG_HZ=$0" > "/boot/config-$(uname -r)" && exec "$@"' \
+		"$hz" "$LOADER" "$@"
+}
+
+@test "info: sampling_rate's minimum is two ticks of the running kernel" {
+	export CPUFREQ_BPF_OBJDIR=$BATS_TEST_DIRNAME/../../build/bpf
+	# The governors apply 2 x TICK_USEC of the CONFIG_HZ libbpf gives them;
+	# the loader's range said 8000 (HZ=250) whatever the kernel.
+	[ "$(info_with_hz 1000 -j info ondemand | jq -c .tunables.fields.sampling_rate.range)" = \
+	  '{"min":2000,"max":10000000}' ]
+	[ "$(info_with_hz 100 -j info conserv | jq -c .tunables.fields.sampling_rate.range)" = \
+	  '{"min":20000,"max":10000000}' ]
+	[ "$(info_with_hz 300 -j info ondemand | jq -r .tunables.fields.sampling_rate.range.min)" = \
+	  6666 ]
+	# Fields not counted in ticks keep their range.
+	[ "$(info_with_hz 1000 -j info interactive | jq -r .tunables.fields.timer_rate.range.min)" = \
+	  1000 ]
+}
+
 @test "info: every shipped governor says what each field's 0 stands for" {
 	local obj stem info
 	export CPUFREQ_BPF_OBJDIR=$BATS_TEST_DIRNAME/../../build/bpf
