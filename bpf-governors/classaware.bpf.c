@@ -53,19 +53,18 @@ char LICENSE[] SEC("license") = "GPL";
 #define DEFAULT_RT_PRESENCE_UTIL	16
 #define DEFAULT_BACKGROUND_NICE		10
 #define DEFAULT_BACKGROUND_STEP_US	20000
-#define TIME_MAX_US			10000000U	/* bounds of the time tunables */
 #define RECHECK_US			(5 * TICK_USEC)
 
 /* Tunables, per policy. */
 struct classaware_tunables {
 	/* Minimum time between two changes that CFS alone asks for. */
-	u32 rate_limit_us __tunable_range(1, 10000000) __tunable_unit("us")
+	u32 rate_limit_us __tunable_range(1, TUNABLE_TIME_MAX_US) __tunable_unit("us")
 		__tunable_default_is("the driver's transition delay");
 	/* The highest level a latency-sensitive task's jump holds; 0 is the max. */
 	u32 hispeed_freq __tunable_range(1, 10000000) __tunable_unit("kHz")
 		__tunable_default_is("the CPU's top frequency");
 	/* How long that jump holds before utilization decides again. */
-	u32 boost_hold_us __tunable_range(1, 10000000) __tunable_unit("us")
+	u32 boost_hold_us __tunable_range(1, TUNABLE_TIME_MAX_US) __tunable_unit("us")
 		__tunable_default(DEFAULT_BOOST_HOLD_US);
 	/* Margin of the DL floor over the reserved bandwidth. */
 	u32 dl_margin_pct __tunable_range(1, 100) __tunable_unit("%")
@@ -75,7 +74,7 @@ struct classaware_tunables {
 	/* Nice level from which a task is background work. */
 	u32 background_nice __tunable_range(1, 19) __tunable_default(DEFAULT_BACKGROUND_NICE);
 	/* Background work climbs one operating point per this time. */
-	u32 background_step_us __tunable_range(1000, 10000000) __tunable_unit("us")
+	u32 background_step_us __tunable_range(1000, TUNABLE_TIME_MAX_US) __tunable_unit("us")
 		__tunable_default(DEFAULT_BACKGROUND_STEP_US);
 };
 
@@ -400,7 +399,7 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 
 	woke = left_idle(ca_cpu, rq, cpu);
 	if (woke && latency_sensitive(rq)) {
-		ca_cpu->boost_until = time + (u64)tunable_or(t->boost_hold_us, 1, TIME_MAX_US,
+		ca_cpu->boost_until = time + (u64)tunable_or(t->boost_hold_us, 1, TUNABLE_TIME_MAX_US,
 							     DEFAULT_BOOST_HOLD_US) * NSEC_PER_USEC;
 		ca_cpu->boost_util = rq->uclamp[UCLAMP_MIN].value;
 	}
@@ -444,7 +443,7 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 static u32 background_step(const struct classaware_tunables *t, struct cpufreq_policy *policy,
 			   struct ca_policy *ca, u64 time, u32 want)
 {
-	u64 step = (u64)tunable_or(t->background_step_us, 1000, TIME_MAX_US,
+	u64 step = (u64)tunable_or(t->background_step_us, 1000, TUNABLE_TIME_MAX_US,
 				   DEFAULT_BACKGROUND_STEP_US) * NSEC_PER_USEC;
 	u32 level = ca->bg_level ?: policy->min;
 
@@ -465,10 +464,14 @@ static u32 background_step(const struct classaware_tunables *t, struct cpufreq_p
 	return level < want ? level : want;
 }
 
-static u64 rate_limit_ns(const struct classaware_tunables *t, struct cpufreq_policy *policy)
+/* A change CFS alone asks for waits until rate_limit_us after the last. */
+static bool rate_limited(const struct classaware_tunables *t, struct cpufreq_policy *policy,
+			 const struct ca_policy *ca, u64 time)
 {
-	return (u64)tunable_or(t->rate_limit_us, 1, TIME_MAX_US,
-			       bpf_cpufreq_transition_delay_us(policy)) * NSEC_PER_USEC;
+	u64 limit = (u64)tunable_or(t->rate_limit_us, 1, TUNABLE_TIME_MAX_US,
+				    bpf_cpufreq_transition_delay_us(policy)) * NSEC_PER_USEC;
+
+	return (s64)(time - ca->last_update) < (s64)limit;
 }
 
 static u32 hispeed_freq(const struct classaware_tunables *t, struct cpufreq_policy *policy)
@@ -477,37 +480,66 @@ static u32 hispeed_freq(const struct classaware_tunables *t, struct cpufreq_poli
 			  policy->cpuinfo.max_freq, policy->cpuinfo.max_freq);
 }
 
-/* The policy's frequency: the highest demand of its CPUs. */
-static void classaware_eval(struct cpufreq_policy *policy, struct ca_policy *ca, u64 time)
+/*
+ * A demand that does not wait for the rate limit: RT work, more DL
+ * bandwidth, or a latency-sensitive jump, up to @hispeed, above the
+ * current frequency.
+ */
+static bool demand_urgent(const struct cpu_demand *d, struct cpufreq_policy *policy, u32 hispeed)
+{
+	u32 boost = d->boost_freq < hispeed ? d->boost_freq : hispeed;
+
+	return d->top || d->urgent || policy->cur < boost;
+}
+
+/*
+ * The policy's frequency: the highest demand of its CPUs.  @this_cpu: the
+ * CPU whose update brought us here, or -1 from the sample timer.
+ */
+static void classaware_eval(struct cpufreq_policy *policy, struct ca_policy *ca,
+			    s32 this_cpu, u64 time)
 {
 	struct classaware_tunables *t = policy_slot(&tunables, policy);
 	u32 fg = 0, bg = 0, boost = 0, next, cpu, hispeed;
 	bool urgent = ca->resend;
-	struct cpu_demand d;
+	struct cpu_demand own, other, *d;
 
 	if (!t)
 		return;
+	hispeed = hispeed_freq(t, policy);
+	/*
+	 * Within the rate limit only urgent work changes anything, and the
+	 * CPU whose update came tells whether it has some before the others
+	 * are walked: theirs comes with their own updates.
+	 */
+	if (this_cpu >= 0) {
+		cpu_demand(t, policy, this_cpu, time, &own);
+		if (!urgent && !demand_urgent(&own, policy, hispeed) &&
+		    rate_limited(t, policy, ca, time))
+			return;
+	}
 	for_each_policy_cpu(cpu, policy) {
-		cpu_demand(t, policy, cpu, time, &d);
-		if (d.top) {
+		d = &other;
+		if ((s32)cpu == this_cpu)
+			d = &own;
+		else
+			cpu_demand(t, policy, cpu, time, d);
+		if (d->top) {
 			next = policy->cpuinfo.max_freq;
 			urgent = true;
 			goto request;
 		}
-		urgent |= d.urgent;
-		boost = d.boost_freq > boost ? d.boost_freq : boost;
-		if (d.background)
-			bg = d.freq > bg ? d.freq : bg;
+		urgent |= demand_urgent(d, policy, hispeed);
+		boost = d->boost_freq > boost ? d->boost_freq : boost;
+		if (d->background)
+			bg = d->freq > bg ? d->freq : bg;
 		else
-			fg = d.freq > fg ? d.freq : fg;
-		fg = d.own_freq > fg ? d.own_freq : fg;
+			fg = d->freq > fg ? d->freq : fg;
+		fg = d->own_freq > fg ? d->own_freq : fg;
 	}
-	/* A jump, up to hispeed_freq, does not wait for the rate limit. */
-	hispeed = hispeed_freq(t, policy);
+	/* A jump goes up to hispeed_freq. */
 	if (boost > hispeed)
 		boost = hispeed;
-	if (policy->cur < boost)
-		urgent = true;
 	next = fg > boost ? fg : boost;
 	if (bg > next) {
 		bg = background_step(t, policy, ca, time, bg);
@@ -517,11 +549,17 @@ static void classaware_eval(struct cpufreq_policy *policy, struct ca_policy *ca,
 	}
 	next = bpf_cpufreq_resolve_freq(policy, next);
 request:
-	if (!urgent && (s64)(time - ca->last_update) < (s64)rate_limit_ns(t, policy))
+	if (!urgent && rate_limited(t, policy, ca, time))
 		return;
-	/* A CPU's signals changed while they were read: the rerun decides. */
-	if (ca->rerun)
+	/*
+	 * A CPU's signals changed while they were read: the rerun decides,
+	 * past the rate limit if this evaluation found urgent work (whose
+	 * signal, more DL bandwidth, it has taken).
+	 */
+	if (ca->rerun) {
+		ca->resend |= urgent;
 		return;
+	}
 	if (next == ca->next_freq && !ca->resend)
 		return;
 	/* The rate limit is between changes, not evaluations. */
@@ -558,8 +596,11 @@ static void classaware_run(struct cpufreq_policy *policy, s32 cpu)
 		return;
 	}
 	for (pass = 0; pass < 2; pass++) {
-		/* One clock for update() and sample(): the rq clock is per CPU. */
-		classaware_eval(policy, ca, bpf_ktime_get_ns());
+		/*
+		 * One clock for update() and sample(): the rq clock is per
+		 * CPU.  A rerun is for another CPU's signals: all are read.
+		 */
+		classaware_eval(policy, ca, pass ? -1 : cpu, bpf_ktime_get_ns());
 		if (ca->next_freq > policy->min && !ca->recheck_armed &&
 		    !bpf_cpufreq_sample_in(policy, RECHECK_US))
 			ca->recheck_armed = 1;
