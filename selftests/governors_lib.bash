@@ -4,6 +4,26 @@
 # TICK_US: one tick of this kernel (CONFIG_HZ=250).
 TICK_US=4000
 
+# schedutil_parity: bpf_schedutil in shadow of in-kernel schedutil on
+# policy0 under a 12 ms in 20 ms load on CPU 0, judged on the same updates
+# decision by decision (docs/benchmarks.md): agreement >= 99% of updates,
+# residency L1 <= 0.02.
+schedutil_parity() {
+	local json agree l1
+	register schedutil
+	bursty_load 0 6 12 8 &
+	sleep 0.5
+	json=$("$LOADER" shadow bpf_schedutil --policy 0 --duration 4 --json)
+	wait
+	agree=$(jq -r .agreement_pct <<< "$json")
+	l1=$(jq -r .l1 <<< "$json")
+	echo "# $(jq -r .updates <<< "$json") updates, agreement $agree%, L1 $l1, transitions $(jq -c .transitions <<< "$json")" >&3
+	awk -v a="$agree" -v l="$l1" 'BEGIN { exit !(a >= 99 && l <= 0.02) }'
+	# The load ran: a tick's updates at least, and schedutil moved.
+	[ "$(jq -r .updates <<< "$json")" -ge 500 ]
+	[ "$(jq -r .transitions.actual <<< "$json")" -gt 0 ]
+}
+
 # gov_load OBJ: registers build/bpf/OBJ.bpf.o (its links pinned in $LINKS).
 gov_load() {
 	register "$1" >/dev/null

@@ -147,14 +147,5 @@ shadow_stat() { awk -v k="$2" '$1 == k { print $2 }' "$BPF_DEBUGFS/shadow_policy
 # the same updates, decision by decision.  Targets: agreement >= 99% of
 # updates, residency L1 <= 0.02.
 @test "bpf_schedutil in shadow of schedutil decides as it does" {
-	local json agree l1
-	register schedutil
-	bursty_load 0 6 12 8 &
-	sleep 0.5
-	json=$("$LOADER" shadow bpf_schedutil --policy 0 --duration 4 --json)
-	wait
-	agree=$(jq -r .agreement_pct <<< "$json")
-	l1=$(jq -r .l1 <<< "$json")
-	echo "# $(jq -r .updates <<< "$json") updates, agreement $agree%, L1 $l1, transitions $(jq -c .transitions <<< "$json")" >&3
-	awk -v a="$agree" -v l="$l1" 'BEGIN { exit !(a >= 99 && l <= 0.02) }'
+	schedutil_parity
 }
