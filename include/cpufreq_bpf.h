@@ -72,6 +72,7 @@ extern unsigned long bpf_cpufreq_cpu_bw_dl(s32 cpu) __ksym;
 extern bool bpf_cpufreq_cpu_rt_runnable(s32 cpu) __ksym;
 extern u32 bpf_cpufreq_cpu_nr_running(s32 cpu) __ksym;
 extern unsigned long bpf_cpufreq_cpu_capacity(s32 cpu) __ksym;
+extern u32 bpf_cpufreq_freq_ref(s32 cpu) __ksym;
 extern bool bpf_cpufreq_freq_invariant(void) __ksym;
 extern bool bpf_cpufreq_cpu_uclamp_capped(s32 cpu) __ksym;
 extern u64 bpf_cpufreq_cpu_idle_time_us(s32 cpu, bool io_is_busy, u64 *wall_us) __ksym;
@@ -120,12 +121,18 @@ static __always_inline unsigned long effective_cpu_perf(unsigned long util,
 }
 
 /*
- * The frequency utilization is scaled against: the top one when utilization
- * is frequency invariant; else 25% over the current one, to go up before
- * the CPU is full.
+ * The frequency utilization is scaled against, schedutil's
+ * get_capacity_ref_freq(): the one at which the architecture measures
+ * capacity, where it gives one (arm64: under the top with boost or CPPC);
+ * else the top one when utilization is frequency invariant; else 25% over
+ * the current one, to go up before the CPU is full.
  */
 static __always_inline u32 capacity_ref_freq(const struct cpufreq_policy *policy)
 {
+	u32 ref = bpf_cpufreq_freq_ref(policy->cpu);
+
+	if (ref)
+		return ref;
 	if (bpf_cpufreq_freq_invariant())
 		return policy->cpuinfo.max_freq;
 	return policy->cur + (policy->cur >> 2);
