@@ -502,7 +502,7 @@ static void classaware_eval(struct cpufreq_policy *policy, struct ca_policy *ca,
 	struct classaware_tunables *t = policy_slot(&tunables, policy);
 	u32 fg = 0, bg = 0, boost = 0, next, cpu, hispeed;
 	bool urgent = ca->resend;
-	struct cpu_demand own, other, *d;
+	struct cpu_demand d;
 
 	if (!t)
 		return;
@@ -510,36 +510,36 @@ static void classaware_eval(struct cpufreq_policy *policy, struct ca_policy *ca,
 	/*
 	 * Within the rate limit only urgent work changes anything, and the
 	 * CPU whose update came tells whether it has some before the others
-	 * are walked: theirs comes with their own updates.
+	 * are walked: theirs comes with their own updates.  (The walk reads
+	 * this CPU again; what the first reading took, more DL bandwidth,
+	 * is in @urgent.)
 	 */
 	if (this_cpu >= 0) {
-		cpu_demand(t, policy, this_cpu, time, &own);
-		if (!urgent && !demand_urgent(&own, policy, hispeed) &&
-		    rate_limited(t, policy, ca, time))
+		cpu_demand(t, policy, this_cpu, time, &d);
+		urgent |= demand_urgent(&d, policy, hispeed);
+		if (!urgent && rate_limited(t, policy, ca, time))
 			return;
 	}
 	for_each_policy_cpu(cpu, policy) {
-		d = &other;
-		if ((s32)cpu == this_cpu)
-			d = &own;
-		else
-			cpu_demand(t, policy, cpu, time, d);
-		if (d->top) {
+		cpu_demand(t, policy, cpu, time, &d);
+		if (d.top) {
 			next = policy->cpuinfo.max_freq;
 			urgent = true;
 			goto request;
 		}
-		urgent |= demand_urgent(d, policy, hispeed);
-		boost = d->boost_freq > boost ? d->boost_freq : boost;
-		if (d->background)
-			bg = d->freq > bg ? d->freq : bg;
+		urgent |= d.urgent;
+		boost = d.boost_freq > boost ? d.boost_freq : boost;
+		if (d.background)
+			bg = d.freq > bg ? d.freq : bg;
 		else
-			fg = d->freq > fg ? d->freq : fg;
-		fg = d->own_freq > fg ? d->own_freq : fg;
+			fg = d.freq > fg ? d.freq : fg;
+		fg = d.own_freq > fg ? d.own_freq : fg;
 	}
-	/* A jump goes up to hispeed_freq. */
+	/* A jump, up to hispeed_freq, does not wait for the rate limit. */
 	if (boost > hispeed)
 		boost = hispeed;
+	if (policy->cur < boost)
+		urgent = true;
 	next = fg > boost ? fg : boost;
 	if (bg > next) {
 		bg = background_step(t, policy, ca, time, bg);
