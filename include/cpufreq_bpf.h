@@ -72,7 +72,7 @@ extern unsigned long bpf_cpufreq_cpu_bw_dl(s32 cpu) __ksym;
 extern bool bpf_cpufreq_cpu_rt_runnable(s32 cpu) __ksym;
 extern u32 bpf_cpufreq_cpu_nr_running(s32 cpu) __ksym;
 extern unsigned long bpf_cpufreq_cpu_capacity(s32 cpu) __ksym;
-extern u32 bpf_cpufreq_freq_ref(s32 cpu) __ksym;
+extern u32 bpf_cpufreq_cpu_freq_ref(s32 cpu) __ksym;
 extern bool bpf_cpufreq_freq_invariant(void) __ksym;
 extern bool bpf_cpufreq_cpu_uclamp_capped(s32 cpu) __ksym;
 extern u64 bpf_cpufreq_cpu_idle_time_us(s32 cpu, bool io_is_busy, u64 *wall_us) __ksym;
@@ -129,7 +129,7 @@ static __always_inline unsigned long effective_cpu_perf(unsigned long util,
  */
 static __always_inline u32 capacity_ref_freq(const struct cpufreq_policy *policy)
 {
-	u32 ref = bpf_cpufreq_freq_ref(policy->cpu);
+	u32 ref = bpf_cpufreq_cpu_freq_ref(policy->cpu);
 
 	if (ref)
 		return ref;
