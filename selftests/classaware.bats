@@ -18,10 +18,9 @@ setup() {
 teardown() {
 	[ -n "${TASK:-}" ] && { kill "$TASK" 2>/dev/null; wait "$TASK" 2>/dev/null; }
 	echo 1 > /sys/devices/system/cpu/cpu1/online
-	restore_vm_state
 	echo 950000 > /proc/sys/kernel/sched_rt_runtime_us
 	[ -d "$CGROOT/capped" ] && rmdir "$CGROOT/capped"
-	true
+	restore_vm_state
 }
 
 # lowest_opp_at_least KHZ: the frequency the driver resolves KHZ to.

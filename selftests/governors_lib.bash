@@ -130,11 +130,13 @@ stopped_hog() {
 
 is_stopped() { [ "$(awk '{ print $3 }' "/proc/$1/stat")" = T ]; }
 
-# bursty_load CPU SECONDS BUSY_MS IDLE_MS: BUSY_MS busy in every period of
-# BUSY_MS + IDLE_MS on CPU, whatever the emulator's wake-up latency (see
-# selftests/tools/bursty.c).
+# bursty_load CPU SECONDS BUSY_MS IDLE_MS &: BUSY_MS busy in every period
+# of BUSY_MS + IDLE_MS on CPU, whatever the emulator's wake-up latency (see
+# selftests/tools/bursty.c).  Always in the background: it becomes the load,
+# so that $! is the load's pid and killing it stops the load (killing the
+# subshell of a function that runs it would leave the load running).
 bursty_load() {
-	taskset -c "$1" "$BURSTY" "$2" "$3" "$4"
+	exec taskset -c "$1" "$BURSTY" "$2" "$3" "$4"
 }
 
 # ramp_delay_us PID CPU FREQ EVENT: microseconds from the task PID first

@@ -232,14 +232,37 @@ detach_shadows() {
 	done
 }
 
+# The loads tests start: hogs, bursty, rt-app (as extended regular
+# expressions for pgrep -x and pgrep -f).
+LOAD_NAMES='bursty|rt-app'
+HOG_CMDLINE='^bash -c while :; do :; done$'
+
+# no_loads_left: fails, naming them, when loads a test started still run
+# after its teardown killed what it knew of, and kills them: the next test
+# would find its CPUs loaded.  (Killing a backgrounded shell function
+# kills the subshell, not the load it started.)
+no_loads_left() {
+	local left
+	left=$(pgrep -a -x "$LOAD_NAMES"; pgrep -a -f "$HOG_CMDLINE")
+	[ -z "$left" ] && return 0
+	echo "loads left running after the test:" $left >&2
+	pkill -KILL -x "$LOAD_NAMES"
+	pkill -KILL -f "$HOG_CMDLINE"
+	return 1
+}
+
 # What every suite's teardown does: no hog, no shadow, no BPF governor, no
-# tracing, every policy back to its defaults.
+# tracing, every policy back to its defaults.  Fails when a load outlived
+# the test, after restoring the rest.
 restore_vm_state() {
+	local loads=0
 	stop_hogs
+	no_loads_left || loads=1
 	detach_shadows
 	reset_policies
 	unregister_all
 	trace_off
+	return $loads
 }
 
 # No governor's directory in debugfs, only the framework's own files.
