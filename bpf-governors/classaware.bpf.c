@@ -160,14 +160,16 @@ static unsigned long sched_perf(s32 cpu)
 
 /*
  * The frequency for RT work on a CPU of capacity @cap whose performance
- * level is @perf: the scheduler gives RT work the CPU's capacity (the top)
- * unless uclamp is in use, and then the RT tasks' clamps bound @perf.
+ * level is @perf, full capacity being at @ref: the scheduler gives RT work
+ * the CPU's capacity (the top) unless uclamp is in use, and then the RT
+ * tasks' clamps bound @perf.
  */
-static u32 rt_level_freq(struct cpufreq_policy *policy, unsigned long perf, unsigned long cap)
+static u32 rt_level_freq(struct cpufreq_policy *policy, unsigned long perf, unsigned long cap,
+			 u32 ref)
 {
 	if (perf >= cap)
 		return policy->cpuinfo.max_freq;
-	return map_util_freq(perf, capacity_ref_freq(policy), cap) ?: policy->cpuinfo.min_freq;
+	return map_util_freq(perf, ref, cap) ?: policy->cpuinfo.min_freq;
 }
 
 /* The frequency for the RT task runnable on @cpu, 0 for none. */
@@ -176,20 +178,22 @@ static u32 rt_runnable_freq(struct cpufreq_policy *policy, s32 cpu)
 	if (!bpf_cpufreq_cpu_rt_runnable(cpu))
 		return 0;
 	return rt_level_freq(policy, sched_perf(cpu),
-			     bpf_cpufreq_cpu_capacity(cpu) ?: SCHED_CAPACITY_SCALE);
+			     bpf_cpufreq_cpu_capacity(cpu) ?: SCHED_CAPACITY_SCALE,
+			     capacity_ref_freq(policy));
 }
 
 /*
  * What RT work on @cpu asks for, 0 for nothing, from the CPU's capacity
- * @cap and performance level @perf.  Without fast switching, the level of
- * its last runnable look holds while its utilization has not decayed
- * under rt_presence_util.
+ * @cap, its performance level @perf and the frequency @ref of full
+ * capacity.  Without fast switching, the level of its last runnable look
+ * holds while its utilization has not decayed under rt_presence_util.
  */
 static u32 rt_freq(const struct classaware_tunables *t, struct cpufreq_policy *policy,
-		   struct ca_cpu *ca_cpu, s32 cpu, unsigned long perf, unsigned long cap)
+		   struct ca_cpu *ca_cpu, s32 cpu, unsigned long perf, unsigned long cap,
+		   u32 ref)
 {
 	if (bpf_cpufreq_cpu_rt_runnable(cpu)) {
-		ca_cpu->rt_freq = rt_level_freq(policy, perf, cap);
+		ca_cpu->rt_freq = rt_level_freq(policy, perf, cap, ref);
 		return ca_cpu->rt_freq;
 	}
 	if (policy->fast_switch_enabled ||
@@ -376,6 +380,8 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 	struct ca_cpu *ca_cpu = cpu_slot(&ca_cpus, cpu);
 	struct rq *rq = bpf_per_cpu_ptr(&runqueues, cpu);
 	unsigned long cap = bpf_cpufreq_cpu_capacity(cpu) ?: SCHED_CAPACITY_SCALE;
+	/* Full capacity's frequency, read once: every level below maps to it. */
+	u32 ref = capacity_ref_freq(policy);
 	unsigned long util, floor, perf;
 	struct task_struct *foreground;
 	u32 rt;
@@ -387,7 +393,7 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 		return 0;
 	/* One reading of the scheduler's level serves RT and CFS alike. */
 	perf = sched_perf(cpu);
-	rt = rt_freq(t, policy, ca_cpu, cpu, perf, cap);
+	rt = rt_freq(t, policy, ca_cpu, cpu, perf, cap, ref);
 	if (rt >= policy->cpuinfo.max_freq) {
 		d->top = true;
 		return 0;
@@ -404,7 +410,7 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 		ca_cpu->boost_util = rq->uclamp[UCLAMP_MIN].value;
 	}
 	if ((s64)(ca_cpu->boost_until - time) > 0)
-		d->boost_freq = map_util_freq(ca_cpu->boost_util, capacity_ref_freq(policy), cap);
+		d->boost_freq = map_util_freq(ca_cpu->boost_util, ref, cap);
 
 	foreground = cfs_character(t, ca_cpu, rq, time, woke);
 	util = perf;
@@ -419,7 +425,7 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 		d->background = ca_cpu->background;
 	else
 		util = floor;
-	d->freq = map_util_freq(util, capacity_ref_freq(policy), cap);
+	d->freq = map_util_freq(util, ref, cap);
 	if (rt > d->freq) {
 		d->freq = rt;
 		d->background = false;
@@ -430,8 +436,7 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 	 * utilization, not the CPU's, which the background work fills.
 	 */
 	if (d->background && foreground)
-		d->own_freq = map_util_freq(task_perf(foreground),
-					    capacity_ref_freq(policy), cap);
+		d->own_freq = map_util_freq(task_perf(foreground), ref, cap);
 	return 0;
 }
 
