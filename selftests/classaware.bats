@@ -200,12 +200,13 @@ uclamped_bursts() {
 }
 
 # rises: the successive frequencies of CPU 0 in the trace, with the time of
-# each rise, as "USEC KHZ" lines.
+# each rise, as "USEC KHZ" lines.  (Times with %.0f: mawk's %d stops at
+# 2^31, 36 minutes of uptime, which a boot under vmrun --icount passes.)
 rises() {
 	awk '/cpu_frequency:/ && index($0, "cpu_id=0") {
 		match($0, /[0-9]+\.[0-9]+:/); t = substr($0, RSTART, RLENGTH - 1)
 		match($0, /state=[0-9]+/); f = substr($0, RSTART + 6, RLENGTH - 6) + 0
-		if (f > last) printf "%d %d\n", t * 1000000, f
+		if (f > last) printf "%.0f %d\n", t * 1000000, f
 		last = f }' "$TRACING/trace"
 }
 
@@ -263,7 +264,7 @@ rises() {
 	stop_hogs
 	r=$(rises)
 	release=$(awk '/tracing_mark_write: release/ {
-		match($0, /[0-9]+\.[0-9]+:/); print int(substr($0, RSTART, RLENGTH - 1) * 1000000) }' \
+		match($0, /[0-9]+\.[0-9]+:/); printf "%.0f\n", substr($0, RSTART, RLENGTH - 1) * 1000000 }' \
 		"$TRACING/trace")
 	echo "# released at $release us; rises (us kHz): $(tr '\n' ' ' <<< "$r")" >&3
 	# Every operating point up to the cap in turn and no further, the
