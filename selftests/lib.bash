@@ -78,9 +78,12 @@ freq_is() { freq_compare "$1" -eq "$2"; }
 freq_at_least() { freq_compare "$1" -ge "$2"; }
 freq_at_most() { freq_compare "$1" -le "$2"; }
 
+# A hog's busy loop, as bash -c runs it.
+HOG_LOOP='while :; do :; done'
+
 # start_hog CPU: a busy loop pinned to CPU, remembered for stop_hogs.
 start_hog() {
-	taskset -c "$1" bash -c 'while :; do :; done' &
+	taskset -c "$1" bash -c "$HOG_LOOP" &
 	HOGS="${HOGS:-} $!"
 }
 
@@ -232,10 +235,10 @@ detach_shadows() {
 	done
 }
 
-# The loads tests start: hogs, bursty, rt-app (as extended regular
-# expressions for pgrep -x and pgrep -f).
+# The loads tests start: bursty, rt-app and start_hog's hogs (as extended
+# regular expressions for pgrep -x and pgrep -f).
 LOAD_NAMES='bursty|rt-app'
-HOG_CMDLINE='^bash -c while :; do :; done$'
+HOG_CMDLINE="^bash -c $HOG_LOOP\$"
 
 # no_loads_left: fails, naming them, when loads a test started still run
 # after its teardown killed what it knew of, and kills them: the next test
