@@ -163,6 +163,10 @@ $(BUILD)/bpf-tests/%.bpf.o: selftests/bpf/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIB
 	$(say) BPF $(@F)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+# The test governor's variants are test_gov.bpf.c under other macros.
+$(patsubst %,$(BUILD)/bpf-tests/%.bpf.o,test_b test_dup test_nogo test_v2): \
+	selftests/bpf/test_gov.bpf.c
+
 $(BUILD)/selftests/%: selftests/tools/%.c $(LIBBPF_A)
 	@mkdir -p $(@D)
 	$(say) CC $(@F)

@@ -252,24 +252,56 @@ cpu0_switched_at() { [ "$(cpu0_switches_at "$1")" -gt 0 ]; }
 	[ "$(governor 0)" = ondemand ]
 }
 
-@test "a link update swaps the code without stopping the policies" {
+@test "a link update restarts the policies on the new code, without a gap" {
 	register test_gov
 	set_governor 0 bpf_test
 	start_hog 0
 	wait_for 10 seen_above test_gov update 0
-	"$LINK_UPDATE" "$LINKS/test_gov_ops" "$TEST_OBJ/test_v2.bpf.o"
-	grep -q '^link_updates 1$' "$BPF_DEBUGFS/bpf_test/stats"
-	sleep 0.5
-	# v2 runs the policy without ever having been started on it: no
-	# stop/start went through, and the policy never left the governor.
-	s=$(seen_all test_v2)
-	[ "$(field "$s" update)" -gt 0 ]
-	[ "$(field "$s" version)" -eq 2 ]
-	[ "$(field "$s" init)" -eq 0 ]
-	[ "$(field "$s" start)" -eq 0 ]
-	[ "$(field "$s" stop)" -eq 0 ]
-	[ "$(governor 0)" = bpf_test ]
 	wait_for 10 freq_is 0 2000000
+	# The old object's counters outlive its programs only pinned.
+	"$BPFTOOL" map pin name test_gov.bss "$LINKS/test_gov_bss"
+	old=$(seen_all test_gov)
+	exits=$(wc -l < "$BPF_DEBUGFS/exits")
+	# Watch the policy's governor and frequency through the update.
+	watch=$BATS_TEST_TMPDIR/watch
+	( while [ ! -e "$watch.done" ]; do
+		read -r g < "$CPUFREQ/policy0/scaling_governor"
+		read -r f < "$CPUFREQ/policy0/scaling_cur_freq"
+		echo "$g $f"
+	  done ) > "$watch" &
+	watcher=$!
+	"$LINK_UPDATE" "$LINKS/test_gov_ops" "$TEST_OBJ/test_v2.bpf.o"
+	touch "$watch.done"
+	wait "$watcher"
+	grep -q '^link_updates 1$' "$BPF_DEBUGFS/bpf_test/stats"
+	# v1 was stopped and exited on policy0 once more, v2 initialized and
+	# started there once: it runs on state of its own.
+	s=$(seen_all test_v2)
+	[ "$(field "$s" init)" -eq 1 ]
+	[ "$(field "$s" start)" -eq 1 ]
+	[ "$(field "$s" stop)" -eq 0 ]
+	[ "$(field "$s" transition_delay_us)" -gt 0 ]
+	[ "$(field "$s" version)" -eq 2 ]
+	new=$(seen_all pinned "$LINKS/test_gov_bss")
+	[ "$(field "$new" stop)" -eq $(($(field "$old" stop) + 1)) ]
+	[ "$(field "$new" exit)" -eq $(($(field "$old" exit) + 1)) ]
+	# The policy never left the governor nor the top frequency.
+	[ "$(wc -l < "$watch")" -gt 5 ]
+	[ "$(sort -u "$watch")" = "bpf_test 2000000" ]
+	wait_for 10 seen_above test_v2 update 0
+	[ "$(wc -l < "$BPF_DEBUGFS/exits")" -eq "$exits" ]
+}
+
+@test "a link update whose code does not start hands the policy back" {
+	register test_gov
+	set_governor 0 ondemand
+	set_governor 0 bpf_test
+	"$LINK_UPDATE" "$LINKS/test_gov_ops" "$TEST_OBJ/test_nogo.bpf.o"
+	grep -q '^link_updates 1$' "$BPF_DEBUGFS/bpf_test/stats"
+	[ "$(governor 0)" = ondemand ]
+	dmesg | grep -q 'CPU0: governor bpf_test did not restart: -16'
+	# Still registered, for policies where it starts.
+	governor_listed bpf_test
 }
 
 @test "the verifier refuses a governor that writes into the policy" {

@@ -181,10 +181,13 @@ governor_listed() {
 
 governor_gone() { ! governor_listed "$1"; }
 
-# seen_all OBJ: what the test governor of object OBJ recorded, as JSON.
-# One bpftool call: under emulation each one takes a second or two.
+# seen_all OBJ | seen_all pinned PATH: what the test governor of object
+# OBJ, or of the .bss map pinned at PATH, recorded, as JSON.  One bpftool
+# call: under emulation each one takes a second or two.
 seen_all() {
-	"$BPFTOOL" map dump name "$1.bss" -j |
+	local map=(name "$1.bss")
+	[ "$1" != pinned ] || map=(pinned "$2")
+	"$BPFTOOL" map dump "${map[@]}" -j |
 		jq -M -c '.[0].formatted.value[".bss"][] | select(.seen) | .seen'
 }
 

@@ -20,6 +20,7 @@ no_shadow() { [ -z "$(cat "$SHADOW")" ] && ! ls "$BPF_DEBUGFS" | grep -q '^shado
 
 # shadow_stat POLICY KEY: one counter of policyN's shadow.
 shadow_stat() { awk -v k="$2" '$1 == k { print $2 }' "$BPF_DEBUGFS/shadow_policy$1"; }
+shadow_stat_above() { [ "$(shadow_stat "$1" "$2")" -gt "$3" ]; }
 
 @test "a shadow's requests are recorded and traced, never switched" {
 	local trans
@@ -92,6 +93,25 @@ shadow_stat() { awk -v k="$2" '$1 == k { print $2 }' "$BPF_DEBUGFS/shadow_policy
 	wait_for 10 no_bpf_governors
 	no_shadow
 	[ "$(governor 0)" = schedutil ] && [ "$(governor 2)" = schedutil ]
+}
+
+@test "a link update ends the governor's shadows and drives on" {
+	register test_gov
+	set_governor 2 bpf_test
+	echo "0 bpf_test" > "$SHADOW"
+	[ "$(cat "$SHADOW")" = "0 bpf_test" ]
+	"$LINK_UPDATE" "$LINKS/test_gov_ops" "$TEST_OBJ/test_v2.bpf.o"
+	no_shadow
+	# The shadow's stop and exit ran on the old code, and policy2 was
+	# restarted on the new one.
+	[ "$(seen test_gov stop)" -eq 2 ] && [ "$(seen test_gov exit)" -eq 2 ]
+	[ "$(seen test_v2 start)" -eq 1 ]
+	[ "$(governor 0)" = schedutil ] && [ "$(governor 2)" = bpf_test ]
+	# It shadows again, on the new code.
+	echo "0 bpf_test" > "$SHADOW"
+	[ "$(cat "$SHADOW")" = "0 bpf_test" ]
+	start_hog 0
+	wait_for 10 shadow_stat_above 0 updates 0
 }
 
 @test "bad shadows are refused with one line and leave nothing attached" {

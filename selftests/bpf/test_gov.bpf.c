@@ -6,10 +6,11 @@
  * It follows the busiest CPU of the policy the way schedutil does (25%
  * headroom over the effective utilization), or requests ctl.fixed_khz when
  * set.  The tests read `seen` from the .bss map and steer it through `ctl`
- * in the .data map.  Variants of it (another name, another version) are
- * built from this file by the test_b, test_v2 and test_dup wrappers, whose
- * file names differ in their first 8 characters: libbpf names the .bss and
- * .data maps after those.
+ * in the .data map.  Variants of it (another name, another version, one
+ * that refuses every policy) are built from this file by the test_b,
+ * test_v2, test_nogo and test_dup wrappers, whose file names differ in
+ * their first 8 characters: libbpf names the .bss and .data maps after
+ * those.
  */
 #include <cpufreq_bpf.h>
 
@@ -20,6 +21,9 @@ char LICENSE[] SEC("license") = "GPL";
 #endif
 #ifndef TEST_GOV_VERSION
 #define TEST_GOV_VERSION 1
+#endif
+#ifndef TEST_GOV_REFUSE_INIT
+#define TEST_GOV_REFUSE_INIT 0
 #endif
 /* The struct_ops map's name, which is also its link's pin name. */
 #ifndef TEST_GOV_OPS
@@ -72,8 +76,8 @@ struct test_ctl {
 };
 
 struct test_seen seen;
-/* In .data even though it starts zeroed: the tests write that map alone. */
-struct test_ctl ctl SEC(".data");
+/* In .data, even where it starts zeroed: the tests write that map alone. */
+struct test_ctl ctl SEC(".data") = { .refuse_init = TEST_GOV_REFUSE_INIT };
 
 static void record_signals(s32 cpu)
 {
