@@ -233,6 +233,30 @@ cpu0_switched_at() { [ "$(cpu0_switches_at "$1")" -gt 0 ]; }
 	wait_for 10 test ! -e "$BPF_DEBUGFS/bpf_test"
 }
 
+# cpu_passed_errors CPU FROM KFUNC PREVIOUS: test_cpu passes CPU from FROM
+# (1 update(), 2 start()) while it runs policy0 after PREVIOUS; it must
+# error-exit, naming KFUNC and CPU, and hand policy0 back.
+cpu_passed_errors() {
+	register test_cpu
+	ctl test_cpu "$1" "$2"
+	set_governor 0 "$4"
+	set_governor 0 bpf_test_cpu
+	start_hog 0
+	wait_for 10 governor_gone bpf_test_cpu
+	[ "$(governor 0)" = "$4" ]
+	grep -qx "bpf_test_cpu: error: $3: invalid CPU $1" "$BPF_DEBUGFS/exits"
+}
+
+@test "a CPU past the last possible one error-exits the governor" {
+	local last
+	last=$(cut -d- -f2 /sys/devices/system/cpu/possible)
+	cpu_passed_errors $((last + 1)) 1 bpf_cpufreq_cpu_util_cfs conservative
+}
+
+@test "a negative CPU from a sleepable op error-exits the governor" {
+	cpu_passed_errors -1 2 bpf_cpufreq_cpu_capacity ondemand
+}
+
 @test "requests from stop() and exit() are refused" {
 	register test_gov
 	set_governor 0 bpf_test

@@ -198,7 +198,9 @@ field() { jq -M -r ".$2" <<< "$1"; }
 seen() { field "$(seen_all "$1")" "$2"; }
 seen_above() { [ "$(seen "$1" "$2")" -gt "$3" ]; }
 
-# ctl OBJ FIXED_KHZ EXIT_ERROR REFUSE_INIT: steers the test governor.
+# ctl OBJ VALUE...: steers a test governor through its .data map, one
+# 32-bit value per field (test_gov: FIXED_KHZ EXIT_ERROR REFUSE_INIT;
+# test_cpu: CPU FROM).
 ctl() {
 	local obj=$1 bytes="" v i
 	shift

@@ -114,6 +114,21 @@ shadow_stat_above() { [ "$(shadow_stat "$1" "$2")" -gt "$3" ]; }
 	wait_for 10 shadow_stat_above 0 updates 0
 }
 
+@test "a shadow that passes an invalid CPU is detached, naming the kfunc" {
+	local last
+	last=$(cut -d- -f2 /sys/devices/system/cpu/possible)
+	register test_cpu
+	ctl test_cpu $((last + 1)) 1
+	echo "0 bpf_test_cpu" > "$SHADOW"
+	start_hog 0
+	wait_for 10 no_shadow
+	grep -qx "bpf_test_cpu (shadow of policy0): error: bpf_cpufreq_cpu_util_cfs: invalid CPU $((last + 1))" \
+		"$BPF_DEBUGFS/exits"
+	# Only the shadow went: the governor and the policy's own are there.
+	governor_listed bpf_test_cpu
+	[ "$(governor 0)" = schedutil ]
+}
+
 @test "bad shadows are refused with one line and leave nothing attached" {
 	register schedutil
 	set_governor 2 bpf_schedutil
