@@ -165,6 +165,23 @@ cpu0_switched_at() { [ "$(cpu0_switches_at "$1")" -gt 0 ]; }
 	[ $((after - before)) -le $(((t1 - t0) / 1000 + 1)) ]
 }
 
+@test "an idle policy is not woken to be sampled" {
+	register test_gov
+	set_governor 0 bpf_test
+	# test_gov samples every 20 ms and never changes the frequency from
+	# sample(): once a sample finds no task on policy0, the next must wait
+	# for update() to see one of its CPUs busy on itself.
+	sleep 3
+	local s
+	s=$(seen_all test_gov)
+	echo "samples $(field "$s" sample), idle $(field "$s" idle_samples), woken idle $(field "$s" woken_idle)"
+	[ "$(field "$s" idle_samples)" -gt 0 ]
+	[ "$(field "$s" woken_idle)" -eq 0 ]
+	# Work on the policy brings the samples back.
+	start_hog 0
+	wait_for 10 seen_above test_gov sample "$(field "$s" sample)"
+}
+
 @test "two BPF governors run two policies at once" {
 	register test_gov
 	register test_b

@@ -67,6 +67,10 @@ struct test_seen {
 	u64 max_util_rt;
 	u64 max_bw_dl;
 	u64 rt_runnable_seen;
+	u64 idle_samples;	/* samples that found no task on the policy */
+	u64 woken_idle;		/* samples after one of those, with no task since */
+	u64 idle_sample_ns;	/* when the last idle sample ran, 0 if not idle */
+	u64 busy_update_ns;	/* when update() last ran for its own CPU, busy */
 };
 
 struct test_ctl {
@@ -163,6 +167,7 @@ SEC("struct_ops.s/start")
 int BPF_PROG(test_start, struct cpufreq_policy *policy)
 {
 	seen.start++;
+	seen.idle_sample_ns = 0;
 	seen.transition_delay_us = bpf_cpufreq_transition_delay_us(policy);
 	bpf_cpufreq_sample_in(policy, 1000);
 	return 0;
@@ -207,6 +212,8 @@ void BPF_PROG(test_update, struct cpufreq_policy *policy, s32 cpu, u64 time, u32
 
 	seen.version = TEST_GOV_VERSION;
 	seen.update++;
+	if (cpu == bpf_get_smp_processor_id() && bpf_cpufreq_cpu_nr_running(cpu))
+		seen.busy_update_ns = bpf_ktime_get_ns();
 	if (exit_on_command(policy))
 		return;
 
@@ -221,10 +228,40 @@ void BPF_PROG(test_update, struct cpufreq_policy *policy, s32 cpu, u64 time, u32
 	request(policy, map_util_freq(map_util_perf(util), policy->cpuinfo.max_freq, cap));
 }
 
+static bool policy_idle(struct cpufreq_policy *policy)
+{
+	u32 cpu;
+
+	for_each_policy_cpu(cpu, policy)
+		if (bpf_cpufreq_cpu_nr_running(cpu))
+			return false;
+	return true;
+}
+
+/*
+ * It never changes the frequency from here, so after a sample that finds
+ * no task on the policy the framework parks the timer until update() sees
+ * a CPU of the policy busy on itself: a sample before that woke an idle
+ * policy.
+ */
+static void record_idle_wakeup(struct cpufreq_policy *policy)
+{
+	u64 now = bpf_ktime_get_ns();
+
+	if (seen.idle_sample_ns && seen.busy_update_ns < seen.idle_sample_ns)
+		seen.woken_idle++;
+	seen.idle_sample_ns = 0;
+	if (policy_idle(policy)) {
+		seen.idle_samples++;
+		seen.idle_sample_ns = now;
+	}
+}
+
 SEC("struct_ops/sample")
 void BPF_PROG(test_sample, struct cpufreq_policy *policy)
 {
 	seen.sample++;
+	record_idle_wakeup(policy);
 	exit_on_command(policy);
 }
 
