@@ -165,12 +165,36 @@ cpu0_switched_at() { [ "$(cpu0_switches_at "$1")" -gt 0 ]; }
 	[ $((after - before)) -le $(((t1 - t0) / 1000 + 1)) ]
 }
 
+@test "only a policy that cannot switch fast has a kthread" {
+	register test_gov
+	ctl test_gov 2000000 0 0
+	set_governor 0 bpf_test
+	start_hog 0
+	wait_for 10 freq_is 0 2000000
+	stop_hogs
+	if fast_switch_on; then
+		[ -z "$(pgrep -x cpufreq_bpf:0)" ]
+		# This shell runs on CPUs 2-3: the limits() op runs here, and
+		# its request has a CPU of policy0 switch before the write
+		# returns.
+		policy_write 0 scaling_max_freq 800000
+		[ "$(cur_freq 0)" -le 800000 ]
+	else
+		[ -n "$(pgrep -x cpufreq_bpf:0)" ]
+		policy_write 0 scaling_max_freq 800000
+		wait_for 10 freq_at_most 0 800000
+	fi
+	[ "$(gov_stat bpf_test 0 errors)" -eq 0 ]
+}
+
 @test "an idle policy is not woken to be sampled" {
 	register test_gov
 	set_governor 0 bpf_test
 	# test_gov samples every 20 ms and never changes the frequency from
-	# sample(): once a sample finds no task on policy0, the next must wait
-	# for update() to see one of its CPUs busy on itself.
+	# sample(): after a sample that finds no task on policy0, the next
+	# comes only once a CPU of policy0 updates its own runqueue with a
+	# task on it.  test_gov counts idle samples that follow an idle one
+	# with no update() of a CPU of policy0 on itself between them.
 	sleep 3
 	local s
 	s=$(seen_all test_gov)

@@ -68,9 +68,9 @@ struct test_seen {
 	u64 max_bw_dl;
 	u64 rt_runnable_seen;
 	u64 idle_samples;	/* samples that found no task on the policy */
-	u64 woken_idle;		/* samples after one of those, with no task since */
-	u64 idle_sample_ns;	/* when the last idle sample ran, 0 if not idle */
-	u64 busy_update_ns;	/* when update() last ran for its own CPU, busy */
+	u64 woken_idle;		/* of those, ones after an idle one, nothing between */
+	u64 idle_sample_ns;	/* when the last sample began if it was idle, else 0 */
+	u64 local_update_ns;	/* when update() last ran for the CPU it runs on */
 };
 
 struct test_ctl {
@@ -212,8 +212,8 @@ void BPF_PROG(test_update, struct cpufreq_policy *policy, s32 cpu, u64 time, u32
 
 	seen.version = TEST_GOV_VERSION;
 	seen.update++;
-	if (cpu == bpf_get_smp_processor_id() && bpf_cpufreq_cpu_nr_running(cpu))
-		seen.busy_update_ns = bpf_ktime_get_ns();
+	if (cpu == bpf_get_smp_processor_id())
+		seen.local_update_ns = bpf_ktime_get_ns();
 	if (exit_on_command(policy))
 		return;
 
@@ -240,28 +240,32 @@ static bool policy_idle(struct cpufreq_policy *policy)
 
 /*
  * It never changes the frequency from here, so after a sample that finds
- * no task on the policy the framework parks the timer until update() sees
- * a CPU of the policy busy on itself: a sample before that woke an idle
- * policy.
+ * no task on the policy the framework parks the timer until a CPU of the
+ * policy updates its own runqueue with a task on it, which update() sees.
+ * Two idle samples with no such update() since the first began: the
+ * second woke an idle policy.  (A CPU that got a task in between, from
+ * elsewhere, updates its runqueue when the task sleeps or ticks, before
+ * the second sample, or has it still at the second.)
  */
-static void record_idle_wakeup(struct cpufreq_policy *policy)
+static void record_idle_wakeup(struct cpufreq_policy *policy, u64 began)
 {
-	u64 now = bpf_ktime_get_ns();
+	bool idle = policy_idle(policy);
 
-	if (seen.idle_sample_ns && seen.busy_update_ns < seen.idle_sample_ns)
-		seen.woken_idle++;
-	seen.idle_sample_ns = 0;
-	if (policy_idle(policy)) {
+	if (idle) {
 		seen.idle_samples++;
-		seen.idle_sample_ns = now;
+		if (seen.idle_sample_ns && seen.local_update_ns < seen.idle_sample_ns)
+			seen.woken_idle++;
 	}
+	seen.idle_sample_ns = idle ? began : 0;
 }
 
 SEC("struct_ops/sample")
 void BPF_PROG(test_sample, struct cpufreq_policy *policy)
 {
+	u64 began = bpf_ktime_get_ns();
+
 	seen.sample++;
-	record_idle_wakeup(policy);
+	record_idle_wakeup(policy, began);
 	exit_on_command(policy);
 }
 
