@@ -166,16 +166,6 @@ RT_PERIOD_US=20000
 	wait "$RTAPP"
 }
 
-# deterministic_only: these tests judge a level that a task's utilization
-# must stay under, and the emulator's host can stretch a 1 ms burst tenfold
-# in guest time (37.9 ms seen with the host loaded), which raises that
-# utilization.  They run in the boot with vmrun --icount, where guest time
-# follows the instructions executed (selftests/run-all), and skip elsewhere.
-deterministic_only() {
-	grep -qw vmrun.icount=1 /proc/cmdline ||
-		skip "judged in the deterministic boot (vmrun --icount)"
-}
-
 # uclamped_bursts UCLAMP_MIN: 1 ms busy in every 20 ms on CPU 0 for 4 s,
 # with uclamp.min UCLAMP_MIN, in the background; its pid in TASK.  Its
 # utilization alone asks for the minimum.
@@ -185,7 +175,6 @@ uclamped_bursts() {
 }
 
 @test "bpf_classaware: a latency-sensitive task holds the level of its uclamp.min" {
-	deterministic_only
 	use_classaware
 	# 512 of 1024: 1 GHz, which resolves to 1.2 GHz, while the task runs
 	# and for boost_hold_us after it leaves idle.  Never more: the rule
@@ -201,7 +190,6 @@ uclamped_bursts() {
 }
 
 @test "bpf_classaware: a small uclamp.min is no jump to hispeed_freq" {
-	deterministic_only
 	use_classaware
 	# uclamp.min 64 asks for 125 MHz: as Android's top-app group sets on
 	# every task, it must not send each wake-up to hispeed_freq (2 GHz).
