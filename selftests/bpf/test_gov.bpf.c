@@ -240,12 +240,13 @@ static bool policy_idle(struct cpufreq_policy *policy)
 
 /*
  * It never changes the frequency from here, so after a sample that finds
- * no task on the policy the framework parks the timer until a CPU of the
- * policy updates its own runqueue with a task on it, which update() sees.
- * Two idle samples with no such update() since the first began: the
- * second woke an idle policy.  (A CPU that got a task in between, from
- * elsewhere, updates its runqueue when the task sleeps or ticks, before
- * the second sample, or has it still at the second.)
+ * no task on the policy the framework parks the timer until the scheduler's
+ * hook finds a task on a CPU of the policy.  The criterion is stricter:
+ * two idle samples with no update() of a CPU of the policy on that CPU
+ * itself with a task on it, since the first began, mean that the second
+ * woke an idle policy.  (A CPU that got a task in between, from elsewhere,
+ * updates its runqueue itself when the task sleeps or ticks, before the
+ * second sample, or has it still at the second.)
  */
 static void record_idle_wakeup(struct cpufreq_policy *policy, u64 began)
 {
