@@ -130,6 +130,7 @@ struct {
 /* What one CPU asks of its policy. */
 struct cpu_demand {
 	u32 freq;		/* kHz: DL floor and CFS level, the higher */
+	u32 floor;		/* kHz: DL floor or RT level: never stepped */
 	bool top;		/* RT: the top frequency, now */
 	u32 boost_freq;		/* kHz: a latency-sensitive task's jump, now */
 	bool background;	/* @freq is background work's: step towards it */
@@ -426,6 +427,15 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 	else
 		util = floor;
 	d->freq = map_util_freq(util, ref, cap);
+	/*
+	 * Background work above the DL floor steps up from the floor, not
+	 * from under it: the reservation holds while the CPU counts as
+	 * background (a niced thread running, or the runqueue's clamp kept
+	 * from a capped task that left).
+	 */
+	d->floor = map_util_freq(floor, ref, cap);
+	if (rt > d->floor)
+		d->floor = rt;
 	if (rt > d->freq) {
 		d->freq = rt;
 		d->background = false;
@@ -443,14 +453,18 @@ __noinline int cpu_demand(const struct classaware_tunables *t __arg_nonnull,
 /*
  * Background work climbs towards @want one operating point per step, from
  * where it climbed to before, not from the current frequency: foreground
- * work that raised the policy for a moment does not lift it.
+ * work that raised the policy for a moment does not lift it.  What holds for
+ * good, a DL floor or an RT level (@floor), does: no step is spent under it.
  */
 static u32 background_step(const struct classaware_tunables *t, struct cpufreq_policy *policy,
-			   struct ca_policy *ca, u64 time, u32 want)
+			   struct ca_policy *ca, u64 time, u32 want, u32 floor)
 {
 	u64 step = (u64)tunable_or(t->background_step_us, 1000, TUNABLE_TIME_MAX_US,
 				   DEFAULT_BACKGROUND_STEP_US) * NSEC_PER_USEC;
 	u32 level = ca->bg_level ?: policy->min;
+
+	if (level < floor)
+		level = bpf_cpufreq_resolve_freq(policy, floor);
 
 	if (want <= level) {
 		/*
@@ -505,7 +519,7 @@ static void classaware_eval(struct cpufreq_policy *policy, struct ca_policy *ca,
 			    s32 this_cpu, u64 time)
 {
 	struct classaware_tunables *t = policy_slot(&tunables, policy);
-	u32 fg = 0, bg = 0, boost = 0, next, cpu, hispeed;
+	u32 fg = 0, bg = 0, boost = 0, floor = 0, next, cpu, hispeed;
 	bool urgent = ca->resend;
 	struct cpu_demand d;
 
@@ -534,12 +548,14 @@ static void classaware_eval(struct cpufreq_policy *policy, struct ca_policy *ca,
 		}
 		urgent |= d.urgent;
 		boost = d.boost_freq > boost ? d.boost_freq : boost;
+		floor = d.floor > floor ? d.floor : floor;
 		if (d.background)
 			bg = d.freq > bg ? d.freq : bg;
 		else
 			fg = d.freq > fg ? d.freq : fg;
 		fg = d.own_freq > fg ? d.own_freq : fg;
 	}
+	fg = floor > fg ? floor : fg;
 	/* A jump, up to hispeed_freq, does not wait for the rate limit. */
 	if (boost > hispeed)
 		boost = hispeed;
@@ -547,7 +563,7 @@ static void classaware_eval(struct cpufreq_policy *policy, struct ca_policy *ca,
 		urgent = true;
 	next = fg > boost ? fg : boost;
 	if (bg > next) {
-		bg = background_step(t, policy, ca, time, bg);
+		bg = background_step(t, policy, ca, time, bg, floor);
 		next = bg > next ? bg : next;
 	} else if (!bg) {
 		ca->bg_level = 0;
@@ -632,13 +648,36 @@ static bool cfs_wakeup_on_idle(s32 cpu)
 	return rq && !rq_curr(rq) && !rq->nr_running && !bpf_cpufreq_cpu_rt_runnable(cpu);
 }
 
+/*
+ * An RT task waking on @cpu is not counted in the runqueue's uclamp either
+ * when update() comes (enqueue_task() counts it after the class's enqueue,
+ * which calls the hook): with uclamp in use, its level is judged again by
+ * a sample right after, unless the policy already asks for the top.  The
+ * task is waking while the CPU runs no RT task, idle or CFS.
+ */
+static bool rt_wakeup_unclamped(struct cpufreq_policy *policy, s32 cpu)
+{
+	struct ca_policy *ca = policy_slot(&ca_policies, policy);
+	struct rq *rq = bpf_per_cpu_ptr(&runqueues, cpu);
+	struct task_struct *curr;
+
+	if (!ca || !rq || ca->next_freq >= policy->cpuinfo.max_freq ||
+	    !bpf_cpufreq_cpu_rt_runnable(cpu))
+		return false;
+	curr = rq_curr(rq);
+	return !curr || curr->prio >= MAX_RT_PRIO;
+}
+
 SEC("struct_ops/update")
 void BPF_PROG(classaware_update, struct cpufreq_policy *policy, s32 cpu, u64 time, u32 flags)
 {
-	if (cfs_wakeup_on_idle(cpu))
+	if (cfs_wakeup_on_idle(cpu)) {
 		bpf_cpufreq_sample_in(policy, 0);
-	else
-		classaware_run(policy, cpu);
+		return;
+	}
+	classaware_run(policy, cpu);
+	if (rt_wakeup_unclamped(policy, cpu))
+		bpf_cpufreq_sample_in(policy, 0);
 }
 
 SEC("struct_ops/sample")

@@ -151,15 +151,11 @@ small_task_moves_to_little() {
 	gov_load classaware
 	set_governor 0 bpf_classaware
 	wait_for 20 freq_is 0 400000
-	# Admission control forbids pinning a DL task; the test needs it on CPU 0.
-	echo -1 > /proc/sys/kernel/sched_rt_runtime_us
 	# 6 ms of every 20 ms on a CPU of the largest capacity is 0.6 of a CPU
 	# of half of it: with the 10% margin 1.32 GHz, which resolves to
 	# 1.6 GHz.  Counted in the little CPU's own capacity, it was 800 MHz.
-	# The job lasts past the longest wait and window below (7 s), so
-	# that the window never sees it end.
-	rtapp_on_cpu0 dljob SCHED_DEADLINE 8 500 20000 6000
+	dl_job_on_cpu0 6000
 	wait_for 5 freq_is 0 1600000
 	never_below 0 1600000 2
-	wait "$RTAPP"
+	end_rtapp
 }

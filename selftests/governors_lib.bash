@@ -313,6 +313,23 @@ rtapp_on_cpu0() {
 	RTAPP=$!
 }
 
+# dl_job_on_cpu0 RUNTIME_US: a deadline reservation of RUNTIME_US in every
+# 20 ms on CPU 0, of which each job uses 0.5 ms, until end_rtapp; its pid
+# in RTAPP.  A floor test's window must end while the job lives: jobs of a
+# fixed duration ended inside the window when the wait before it was long,
+# which read as the floor dipping.
+dl_job_on_cpu0() {
+	# Admission control forbids pinning a DL task.
+	echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+	rtapp_on_cpu0 dljob SCHED_DEADLINE 3600 500 20000 "$1"
+}
+
+# end_rtapp: the job of rt-app started last is alive, and then ends.
+end_rtapp() {
+	kill "$RTAPP"
+	wait "$RTAPP" || true
+}
+
 # find_task COMM: sets TASK_PID to the id of the thread named COMM, and
 # fails while there is none.  Found once: rt-app's thread may be gone by a
 # second look (its run is short beside a look under emulation).
