@@ -108,6 +108,7 @@ struct ca_cpu {
 	u64 greedier_since;	/* ns: the running task has asked for more */
 	u32 boost_util;		/* the uclamp.min that jump holds */
 	u32 rt_freq;		/* kHz: RT work's level when last runnable */
+	u32 rt_seen;		/* an RT task was runnable at the last update() */
 	u32 background;		/* only background work runs */
 	u32 background_cap;	/* its utilization clamp, while it does */
 	u32 idle;		/* idle at the last look */
@@ -610,7 +611,12 @@ static void classaware_run(struct cpufreq_policy *policy, s32 cpu)
 		 */
 		u32 rt = cpu >= 0 ? rt_runnable_freq(policy, cpu) : 0;
 
-		if (rt) {
+		/*
+		 * Only up: below the last request it would drop the other
+		 * CPUs' demands (a DL floor) until the rerun, and an RT task
+		 * waking under uclamp is not counted in the clamp yet.
+		 */
+		if (rt > ca->next_freq) {
 			ca->resend = 1;
 			bpf_cpufreq_request(policy, rt);
 		}
@@ -651,21 +657,22 @@ static bool cfs_wakeup_on_idle(s32 cpu)
 /*
  * An RT task waking on @cpu is not counted in the runqueue's uclamp either
  * when update() comes (enqueue_task() counts it after the class's enqueue,
- * which calls the hook): with uclamp in use, its level is judged again by
- * a sample right after, unless the policy already asks for the top.  The
- * task is waking while the CPU runs no RT task, idle or CFS.
+ * which calls the hook).  With uclamp in use the RT level comes from that
+ * clamp, so RT work that has just appeared on @cpu is judged again by a
+ * sample at once (the framework keeps samples 1 ms apart), unless the
+ * policy already asks for the top, as it does whenever uclamp is not in use.
  */
 static bool rt_wakeup_unclamped(struct cpufreq_policy *policy, s32 cpu)
 {
 	struct ca_policy *ca = policy_slot(&ca_policies, policy);
-	struct rq *rq = bpf_per_cpu_ptr(&runqueues, cpu);
-	struct task_struct *curr;
+	struct ca_cpu *ca_cpu = cpu_slot(&ca_cpus, cpu);
+	bool rt = bpf_cpufreq_cpu_rt_runnable(cpu), appeared;
 
-	if (!ca || !rq || ca->next_freq >= policy->cpuinfo.max_freq ||
-	    !bpf_cpufreq_cpu_rt_runnable(cpu))
+	if (!ca || !ca_cpu)
 		return false;
-	curr = rq_curr(rq);
-	return !curr || curr->prio >= MAX_RT_PRIO;
+	appeared = rt && !ca_cpu->rt_seen;
+	ca_cpu->rt_seen = rt;
+	return appeared && ca->next_freq < policy->cpuinfo.max_freq;
 }
 
 SEC("struct_ops/update")

@@ -16,7 +16,9 @@ setup() {
 }
 
 teardown() {
-	[ -n "${TASK:-}" ] && { kill "$TASK" 2>/dev/null; wait "$TASK" 2>/dev/null; }
+	if [ -n "${TASK:-}" ]; then kill "$TASK" 2>/dev/null || true; wait "$TASK" 2>/dev/null || true; fi
+	# A reservation whose test failed before ending it.
+	if [ -n "${RTAPP:-}" ]; then kill "$RTAPP" 2>/dev/null || true; wait "$RTAPP" 2>/dev/null || true; fi
 	echo 1 > /sys/devices/system/cpu/cpu1/online
 	echo 950000 > /proc/sys/kernel/sched_rt_runtime_us
 	# The group goes once its hog has.
@@ -162,7 +164,8 @@ cpu1_off() {
 	# runqueue's clamps only after the hook has run: judged from the hook
 	# alone, job after job ran at 800 MHz-1.6 GHz.  Each job (after the
 	# first, which follows rt-app's change of class) must reach 2 GHz
-	# before it ends.
+	# before it ends.  Uclamp stays in use for the rest of the boot: the
+	# tests after this one run with it.
 	uclampset -m 0 true
 	trace_on sched/sched_switch power/cpu_frequency
 	rtapp_on_cpu0 rtjob SCHED_FIFO 2 1000 $RT_PERIOD_US
@@ -176,9 +179,9 @@ cpu1_off() {
 	[ "$(grep -c '^in ' <<< "$timeline")" -ge 50 ]
 	awk '$1 == "in" { jobs++; top = $2 == 2000000; injob = 1 }
 		$1 == "freq" && injob && $2 == 2000000 { top = 1 }
-		$1 == "out" && injob { injob = 0
-			if (jobs > 1 && !top) { printf "job %d ran below the top\n", jobs > "/dev/stderr"; bad = 1 } }
-		END { exit bad }' <<< "$timeline"
+		$1 == "out" && injob && jobs > 1 { injob = 0; judged++
+			if (!top) { printf "job %d ran below the top\n", jobs > "/dev/stderr"; bad = 1 } }
+		END { exit bad || judged < 49 }' <<< "$timeline"
 }
 
 @test "bpf_classaware: a DL reservation sets a floor from its bandwidth" {
@@ -219,10 +222,10 @@ cpu1_off() {
 	# resolves to 1.6 GHz.
 	dl_job_on_cpu0 12000
 	wait_for 5 freq_is 0 1600000
-	# A nice 19 hog makes CPU 0 background work, which climbs a step a
-	# second: from the floor, never from under it.  Stepped from the
-	# lowest operating point, the policy fell to 800 MHz with the
-	# reservation in place.
+	# A nice 19 hog makes CPU 0 background work, which climbs from the
+	# floor, never from under it: its first step is due at once, to
+	# 2 GHz.  Stepped from the lowest operating point, the policy fell to
+	# 800 MHz and 400 MHz with the reservation in place.
 	nice -n 19 taskset -c 0 bash -c "$HOG_LOOP" &
 	HOGS=$!
 	never_below 0 1600000 2
@@ -230,11 +233,13 @@ cpu1_off() {
 	end_rtapp
 }
 
-# uclamped_bursts UCLAMP_MIN: 1 ms busy in every 20 ms on CPU 0 for 4 s,
-# with uclamp.min UCLAMP_MIN, in the background; its pid in TASK.  Its
-# utilization alone asks for the minimum, once settled.
+# uclamped_bursts UCLAMP_MIN: 1 ms busy in every 20 ms on CPU 0, with
+# uclamp.min UCLAMP_MIN, in the background, until the teardown ends it; its
+# pid in TASK.  Its utilization alone asks for the minimum, once settled.
+# A test checks that it still runs after its window (kill -0): one of a
+# fixed duration could end before the waits and the window had passed.
 uclamped_bursts() {
-	uclampset -m "$1" -- taskset -c 0 "$BURSTY" 4 1 19 &
+	uclampset -m "$1" -- taskset -c 0 "$BURSTY" 60 1 19 &
 	TASK=$!
 }
 
@@ -262,7 +267,7 @@ settled() {
 	wait_for 3 settled "$TASK"
 	wait_for 3 freq_is 0 1200000
 	never_above 0 1200000 2
-	wait "$TASK"
+	kill -0 "$TASK"
 }
 
 @test "bpf_classaware: a small uclamp.min is no jump to hispeed_freq" {
@@ -273,7 +278,7 @@ settled() {
 	uclamped_bursts 64
 	wait_for 3 settled "$TASK"
 	never_above 0 800000 2
-	wait "$TASK"
+	kill -0 "$TASK"
 }
 
 # rises: the successive frequencies of CPU 0 in the trace, with the time of

@@ -29,7 +29,8 @@ setup() {
 }
 
 teardown() {
-	[ -n "${TASK:-}" ] && { kill "$TASK" 2>/dev/null; wait "$TASK" 2>/dev/null; }
+	if [ -n "${TASK:-}" ]; then kill "$TASK" 2>/dev/null || true; wait "$TASK" 2>/dev/null || true; fi
+	if [ -n "${RTAPP:-}" ]; then kill "$RTAPP" 2>/dev/null || true; wait "$RTAPP" 2>/dev/null || true; fi
 	echo 950000 > /proc/sys/kernel/sched_rt_runtime_us
 	restore_vm_state
 }

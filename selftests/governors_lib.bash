@@ -1,8 +1,6 @@
 # Helpers for governors.bats: the governors of bpf-governors/, their
 # tunables maps and the measurements the suite makes.  Needs lib.bash.
 
-# TICK_US: one tick of this kernel (CONFIG_HZ=250).
-TICK_US=4000
 
 # schedutil_parity: bpf_schedutil in shadow of in-kernel schedutil on
 # policy0 under a 12 ms in 20 ms load on CPU 0, judged on the same updates
@@ -328,6 +326,7 @@ dl_job_on_cpu0() {
 end_rtapp() {
 	kill "$RTAPP"
 	wait "$RTAPP" || true
+	RTAPP=
 }
 
 # find_task COMM: sets TASK_PID to the id of the thread named COMM, and

@@ -23,10 +23,11 @@ teardown() {
 
 kernel_hz() { zcat /proc/config.gz | sed -n 's/^CONFIG_HZ=//p'; }
 
-# sample_delay_is NS: bpf_ondemand's delay to policy0's next sample.
+# sample_delay_is NS: bpf_ondemand's delay to policy0's next sample, as it
+# set it after its last sample.
 sample_delay_is() {
-	[ "$("$BPFTOOL" map dump name od_policies -j |
-		jq -r '.[] | select(.formatted.key == 0) | .formatted.value.dbs.sample_delay_ns')" = "$1" ]
+	[ "$("$BPFTOOL" map lookup name od_policies key 0 0 0 0 -j |
+		jq -r .formatted.value.dbs.sample_delay_ns)" = "$1" ]
 }
 
 @test "this boot's kernel ticks at 1000 Hz, not the default kernel's 250" {
