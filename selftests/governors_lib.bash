@@ -214,17 +214,20 @@ hog_pattern() {
 	done
 }
 
-# min_gap_us CPU: the shortest time between two cpu_frequency events of CPU
-# in the trace, in microseconds; empty with fewer than two events.
-min_gap_us() {
-	awk -v cpu="cpu_id=$1" '
-		/cpu_frequency:/ && $NF == cpu {
+# min_trace_gap_us REGEX: the shortest time between two lines of the trace
+# that match REGEX, in microseconds; empty with fewer than two.
+min_trace_gap_us() {
+	awk -v re="$1" '$0 ~ re {
 			match($0, /[0-9]+\.[0-9]+:/); t = substr($0, RSTART, RLENGTH - 1)
 			if (prev != "" && (min == "" || t - prev < min)) min = t - prev
 			prev = t
 		}
 		END { if (min != "") printf "%d\n", min * 1000000 }' "$TRACING/trace"
 }
+
+# min_gap_us CPU: the shortest time between two cpu_frequency events of CPU
+# in the trace, in microseconds; empty with fewer than two events.
+min_gap_us() { min_trace_gap_us "cpu_frequency: .* cpu_id=$1\$"; }
 
 # The checks every governor of bpf-governors/ passes, by object and name.
 

@@ -28,17 +28,20 @@ booted_with() {
 	}
 }
 
-# hog_gap_us: the shortest time between two frequency changes of CPU 0
-# over two hogs of 1 s on it, each followed by 1 s idle.  Either CPU of the
-# policy may make a change: the trace's clock must be one for both.
+# hog_gap_us: the shortest time between two of bpf_sched's frequency
+# changes on policy0 over two hogs of 1 s on CPU 0, each followed by 1 s
+# idle.  Its requests (it makes one per change) are timed on the clock its
+# throttle reads, bpf_ktime_get_ns(), which is the trace's "mono", one clock
+# for both CPUs of the policy.
 hog_gap_us() {
 	gov_load sched
 	set_governor 0 bpf_sched
-	echo global > "$TRACING/trace_clock"
-	trace_on power/cpu_frequency
+	echo mono > "$TRACING/trace_clock"
+	trace_on cpufreq_bpf/cpufreq_bpf_request
 	hog_pattern 2 1 1
 	trace_off
-	min_gap_us 0
+	min_trace_gap_us "cpufreq_bpf_request: cpu=0 "
+	echo local > "$TRACING/trace_clock"
 }
 
 @test "bpf_sched: a transition latency of 500 ns is no 50 ms throttle" {
@@ -58,8 +61,13 @@ hog_gap_us() {
 	gap=$(hog_gap_us)
 	echo "# shortest time between transitions: $gap us" >&3
 	[ -n "$gap" ]
-	[ "$gap" -ge 50000 ]
-	# Read as a latency, CPUFREQ_ETERNAL is 4294967 us between changes.
+	# Which of the three throttles the governor took: 500 ns (none), the
+	# 50 ms default, or 4.3 s (CPUFREQ_ETERNAL read as a latency); they
+	# are a hundred times apart.  A gap is timed from the governor's
+	# request, after its reading of the clock by as long as the emulator
+	# holds up its vCPU in between (1.1-1.3 ms seen under TCG), so it is
+	# judged against half the default, not the default itself.
+	[ "$gap" -ge 25000 ]
 	[ "$gap" -lt 4294967 ]
 }
 
