@@ -246,12 +246,14 @@ cpu0_switched_at() { [ "$(cpu0_switches_at "$1")" -gt 0 ]; }
 	set_governor 0 bpf_test
 	# For three seconds, RT hogs keep the work item that hands the policy
 	# back from running on policy0's CPUs, while its sample timer (every
-	# 20 ms) goes on firing there.
+	# 20 ms) goes on firing there.  The seconds count from each hog's
+	# start: counted by timeout(1) from before bash had started, under
+	# emulation they could pass before a hog ran at all.
 	local cpu
 	rm -f "$BATS_TEST_TMPDIR"/hog*
 	for cpu in 0 1; do
-		timeout 3 chrt -f 1 taskset -c $cpu \
-			bash -c "touch $BATS_TEST_TMPDIR/hog$cpu; while :; do :; done" &
+		chrt -f 1 taskset -c $cpu bash -c "touch $BATS_TEST_TMPDIR/hog$cpu
+			end=\$((SECONDS + 3)); while [ \$SECONDS -lt \$end ]; do :; done" &
 	done
 	wait_for 10 test -e "$BATS_TEST_TMPDIR/hog0" -a -e "$BATS_TEST_TMPDIR/hog1"
 	ctl test_gov 0 1 0
