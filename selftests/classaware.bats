@@ -73,6 +73,21 @@ traced_pid() {
 		"$TRACING/trace"
 }
 
+# traced_rt_job SECONDS: the test task below for SECONDS under trace; its
+# rt_timeline in TIMELINE, the frequency at each switch-in printed.
+traced_rt_job() {
+	local pid
+	trace_on sched/sched_switch power/cpu_frequency
+	rtapp_on_cpu0 rtjob SCHED_FIFO "$1" 1000 $RT_PERIOD_US
+	wait "$RTAPP"
+	trace_off
+	pid=$(traced_pid rtjob)
+	[ -n "$pid" ] || return 1
+	TIMELINE=$(rt_timeline "$pid" 0)
+	echo "# frequency at each switch-in: $(awk '$1 == "in" { print $2 }' <<< "$TIMELINE" |
+		sort -n | uniq -c | tr -s ' \n' ' ')" >&3
+}
+
 # The test task: 1 ms every 20 ms, far too little for its utilization to
 # ask for more.  Its gaps last 19 ms: one longer than its period is the
 # host holding up the vCPU, in guest time too, and long enough for the RT
@@ -100,17 +115,10 @@ cpu1_off() {
 }
 
 @test "bpf_classaware: an RT task runs at the top frequency" {
-	local pid timeline first=2
+	local timeline first=2
 	use_classaware
-	trace_on sched/sched_switch power/cpu_frequency
-	rtapp_on_cpu0 rtjob SCHED_FIFO 2 1000 $RT_PERIOD_US
-	wait "$RTAPP"
-	trace_off
-	pid=$(traced_pid rtjob)
-	[ -n "$pid" ]
-	timeline=$(rt_timeline "$pid" 0)
-	echo "# frequency at each switch-in: $(awk '$1 == "in" { print $2 }' <<< "$timeline" |
-		sort -n | uniq -c | tr -s ' \n' ' ')" >&3
+	traced_rt_job 2
+	timeline=$TIMELINE
 	[ "$(grep -c '^in ' <<< "$timeline")" -ge 50 ]
 	# Its first run as an RT task is not judged: it follows rt-app's change
 	# of its class, not a wake-up of its own, and was once found with
@@ -155,7 +163,7 @@ cpu1_off() {
 }
 
 @test "bpf_classaware: with uclamp in use, RT work still reaches the top in each job" {
-	local pid timeline
+	local timeline
 	fast_switch_on || skip "the kthread, switching for 5 ms under emulation, outlasts a 1 ms job"
 	use_classaware
 	cpu1_off
@@ -167,15 +175,8 @@ cpu1_off() {
 	# before it ends.  Uclamp stays in use for the rest of the boot: the
 	# tests after this one run with it.
 	uclampset -m 0 true
-	trace_on sched/sched_switch power/cpu_frequency
-	rtapp_on_cpu0 rtjob SCHED_FIFO 2 1000 $RT_PERIOD_US
-	wait "$RTAPP"
-	trace_off
-	pid=$(traced_pid rtjob)
-	[ -n "$pid" ]
-	timeline=$(rt_timeline "$pid" 0)
-	echo "# frequency at each switch-in: $(awk '$1 == "in" { print $2 }' <<< "$timeline" |
-		sort -n | uniq -c | tr -s ' \n' ' ')" >&3
+	traced_rt_job 2
+	timeline=$TIMELINE
 	[ "$(grep -c '^in ' <<< "$timeline")" -ge 50 ]
 	awk '$1 == "in" { jobs++; top = $2 == 2000000; injob = 1 }
 		$1 == "freq" && injob && $2 == 2000000 { top = 1 }
