@@ -225,6 +225,9 @@ gov_stat_above() { [ "$(gov_stat "$1" "$2" "$3")" -gt "$4" ]; }
 
 fast_switch_on() { ! grep -q 'vcpufreq.fast_switch=0' /proc/cmdline; }
 
+# nohz_idle: the kernel stops the tick in idle (not booted with nohz=off).
+nohz_idle() { ! grep -qw nohz=off /proc/cmdline; }
+
 # Removes every test link and waits for the governors to be gone.
 unregister_all() {
 	[ ! -e "$LINKS" ] || rm -rf "$LINKS"
