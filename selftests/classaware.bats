@@ -21,6 +21,7 @@ teardown() {
 	if [ -n "${RTAPP:-}" ]; then kill "$RTAPP" 2>/dev/null || true; wait "$RTAPP" 2>/dev/null || true; fi
 	echo 1 > /sys/devices/system/cpu/cpu1/online
 	echo 950000 > /proc/sys/kernel/sched_rt_runtime_us
+	echo 1024 > /proc/sys/kernel/sched_util_clamp_min_rt_default
 	# The group goes once its hog has.
 	stop_hogs
 	[ -d "$CGROOT/capped" ] && rmdir "$CGROOT/capped"
@@ -43,18 +44,19 @@ use_classaware() {
 	wait_for 20 freq_is 0 400000
 }
 
-# rt_timeline PID CPU: PID's life as an RT task on CPU against CPU's
+# rt_timeline PID CPU [KHZ]: PID's life as an RT task on CPU against CPU's
 # frequency, from the trace: "in KHZ GAP_US" each time PID is switched in
 # as an RT task (the frequency CPU runs at then), "out KHZ" each time it is
 # switched out, "freq KHZ GAP_US" each change of CPU's frequency.  GAP_US is guest time since PID, as an RT task,
 # was last switched out of CPU, -1 before its first run.  rt-app starts its
-# threads as CFS tasks: those runs do not count.
+# threads as CFS tasks: those runs do not count.  KHZ: CPU's frequency when
+# the trace began, "unknown" when not given.
 rt_timeline() {
-	awk -v pid="$1" -v cpu="$(printf '[%03d]' "$2")" -v id="cpu_id=$2" '
+	awk -v pid="$1" -v cpu="$(printf '[%03d]' "$2")" -v id="cpu_id=$2" -v f="${3:-unknown}" '
 		function field(name) { match($0, name "=[^ ]+"); return substr($0, RSTART + length(name) + 1, RLENGTH - length(name) - 1) }
 		function now() { match($0, / [0-9]+\.[0-9]+: /); return substr($0, RSTART + 1, RLENGTH - 3) * 1000000 }
 		function gap() { return last_out < 0 ? -1 : int(now() - last_out) }
-		BEGIN { last_out = -1; f = "unknown" }
+		BEGIN { last_out = -1 }
 		/cpu_frequency:/ && index($0, id) { f = field("state"); print "freq", f, gap() }
 		/sched_switch:/ && index($0, cpu) {
 			if (field("next_pid") == pid && field("next_prio") + 0 < 100) print "in", f, gap()
@@ -76,14 +78,16 @@ traced_pid() {
 # traced_rt_job SECONDS: the test task below for SECONDS under trace; its
 # rt_timeline in TIMELINE, the frequency at each switch-in printed.
 traced_rt_job() {
-	local pid
+	local pid start
 	trace_on sched/sched_switch power/cpu_frequency
+	# Read once the trace is on: a change after it is in the trace.
+	start=$(cur_freq 0)
 	rtapp_on_cpu0 rtjob SCHED_FIFO "$1" 1000 $RT_PERIOD_US
 	wait "$RTAPP"
 	trace_off
 	pid=$(traced_pid rtjob)
 	[ -n "$pid" ] || return 1
-	TIMELINE=$(rt_timeline "$pid" 0)
+	TIMELINE=$(rt_timeline "$pid" 0 "$start")
 	echo "# frequency at each switch-in: $(awk '$1 == "in" { print $2 }' <<< "$TIMELINE" |
 		sort -n | uniq -c | tr -s ' \n' ' ')" >&3
 }
@@ -183,6 +187,32 @@ cpu1_off() {
 		$1 == "out" && injob && jobs > 1 { injob = 0; judged++
 			if (!top) { printf "job %d ran below the top\n", jobs > "/dev/stderr"; bad = 1 } }
 		END { exit bad || judged < 49 }' <<< "$timeline"
+}
+
+# rt_jobs_at KHZ: every job of traced_rt_job's task after its first was
+# switched in at KHZ.
+rt_jobs_at() {
+	[ "$(grep -c '^in ' <<< "$TIMELINE")" -ge 50 ]
+	grep '^in ' <<< "$TIMELINE" | tail -n +2 | awk -v khz="$1" '
+		$2 != khz { printf "job at %s kHz, not %d\n", $2, khz > "/dev/stderr"; bad = 1 }
+		END { exit bad }'
+}
+
+@test "bpf_classaware: with uclamp in use, RT work runs at the level of its clamp" {
+	fast_switch_on || skip "the kthread, switching for 5 ms under emulation, outlasts a 1 ms job"
+	use_classaware
+	cpu1_off
+	# With uclamp in use the scheduler gives RT work its uclamp.min
+	# (sched_util_clamp_min_rt_default), not the top: 512 is half the
+	# capacity, 1 GHz, which the driver resolves to 1.2 GHz.  The task's
+	# own utilization (1 ms in 20) asks for less.
+	echo 512 > /proc/sys/kernel/sched_util_clamp_min_rt_default
+	traced_rt_job 2
+	rt_jobs_at 1200000
+	# With 0 its utilization alone decides: the minimum.
+	echo 0 > /proc/sys/kernel/sched_util_clamp_min_rt_default
+	traced_rt_job 2
+	rt_jobs_at 400000
 }
 
 @test "bpf_classaware: a DL reservation sets a floor from its bandwidth" {
