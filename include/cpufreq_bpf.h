@@ -78,18 +78,21 @@ extern bool bpf_cpufreq_cpu_uclamp_capped(s32 cpu) __ksym;
 extern u64 bpf_cpufreq_cpu_idle_time_us(s32 cpu, bool io_is_busy, u64 *wall_us) __ksym;
 extern unsigned long bpf_cpufreq_cpu_nohz_idle_calls(s32 cpu) __ksym;
 
-/* Whether @cpu belongs to the policy's online CPUs. */
-static __always_inline bool policy_has_cpu(const struct cpufreq_policy *policy, u32 cpu)
-{
-	if (cpu >= CPUFREQ_BPF_MAX_CPUS || cpu >= 8 * sizeof(policy->cpus[0].bits[0]))
-		return false;
-	return (policy->cpus[0].bits[0] >> cpu) & 1;
-}
+/* The CPUs a governor can keep state for, as a mask of the first word. */
+#define CPUFREQ_BPF_CPUS_MASK							\
+	(CPUFREQ_BPF_MAX_CPUS == 64 ? ~0ULL : (1ULL << (CPUFREQ_BPF_MAX_CPUS % 64)) - 1)
 
-/* Iterates @cpu over the policy's online CPUs. */
-#define for_each_policy_cpu(cpu, policy)				\
-	for ((cpu) = 0; (cpu) < CPUFREQ_BPF_MAX_CPUS; (cpu)++)		\
-		if (policy_has_cpu(policy, cpu))
+/*
+ * Iterates @cpu over the policy's online CPUs below CPUFREQ_BPF_MAX_CPUS,
+ * over the set bits of their mask: a policy of two CPUs costs two turns on
+ * the scheduler's hot path, not one per possible CPU.  The turn count is
+ * the bound the verifier sees.
+ */
+#define for_each_policy_cpu(cpu, policy)					\
+	for (u64 __cpus = (policy)->cpus[0].bits[0] & CPUFREQ_BPF_CPUS_MASK, __turn = 0; \
+	     __cpus && __turn < CPUFREQ_BPF_MAX_CPUS &&				\
+	     ((cpu) = __builtin_ctzll(__cpus), true);				\
+	     __cpus &= __cpus - 1, __turn++)
 
 /* Utilization plus the 25% DVFS headroom: 6.12's map_util_perf(). */
 static __always_inline unsigned long map_util_perf(unsigned long util)
