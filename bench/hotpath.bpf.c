@@ -13,8 +13,8 @@
  *
  * The same pair on cpufreq_this_cpu_can_update(), a function of two tests
  * that both governors call inside the hook, measures what the probes
- * themselves add to every duration.  bench/guest attaches it on its own,
- * never with the others (it would nest inside them).
+ * themselves add to every duration.  bench/guest measures with it alone
+ * attached, and with the others without it (it would nest inside them).
  *
  * Under vmrun --icount the guest clock advances 4 ns per instruction, so a
  * duration in ns is four times the instructions it took.
@@ -43,10 +43,14 @@ struct {
 	__type(value, struct hook_stat);
 } hook_stats SEC(".maps");
 
-/* Calls per duration: key hook << 24 | duration / HIST_NS. */
+/*
+ * Calls per duration: key hook << 24 | duration / HIST_NS.  Sized for the
+ * emulated mode too, where durations scatter over thousands of buckets; a
+ * duration that finds it full is in hook_stats only.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
+	__uint(max_entries, 65536);
 	__type(key, u32);
 	__type(value, u64);
 } hook_hist SEC(".maps");

@@ -86,7 +86,9 @@ extern unsigned long bpf_cpufreq_cpu_nohz_idle_calls(s32 cpu) __ksym;
  * Iterates @cpu over the policy's online CPUs below CPUFREQ_BPF_MAX_CPUS,
  * over the set bits of their mask: a policy of two CPUs costs two turns on
  * the scheduler's hot path, not one per possible CPU.  The turn count is
- * the bound the verifier sees.
+ * the bound the verifier sees; it does not see @cpu below
+ * CPUFREQ_BPF_MAX_CPUS, so per-CPU state is reached through cpu_slot().
+ * @cpu is not defined after the loop.
  */
 #define for_each_policy_cpu(cpu, policy)					\
 	for (u64 __cpus = (policy)->cpus[0].bits[0] & CPUFREQ_BPF_CPUS_MASK, __turn = 0; \

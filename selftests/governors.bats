@@ -214,6 +214,12 @@ ramp_start() {
 # hog's run), and a dropped tick counts as idle, so a hog reads 15-40%
 # busy and reaches hispeed_freq after 0.8-3.7 s, as seed 008 would on the
 # same clock, sometimes after more than 10 s.
+# interactive_sampling_stopped: bpf_interactive's timer on policy0 is off.
+interactive_sampling_stopped() {
+	[ "$("$BPFTOOL" map lookup name ipolicies key 0 0 0 0 -j |
+		jq -r .formatted.value.sampling)" = 0 ]
+}
+
 @test "bpf_interactive: without nohz idle, a hog on a CPU idle at the minimum restarts sampling" {
 	local i hog samples
 	nohz_idle && skip "a kernel with nohz idle counts idle entries"
@@ -224,8 +230,9 @@ ramp_start() {
 		hog=${HOGS##* }
 		trace_on sched/sched_switch cpufreq_bpf/cpufreq_bpf_request
 		# Idle at the minimum, sampling stops (no speed to bring down).
-		sleep 0.3
+		# Once stopped, only the restart under test starts it again.
 		wait_for 20 freq_is 0 400000
+		wait_for 20 interactive_sampling_stopped
 		kill -CONT "$hog"
 		sleep 1
 		trace_off
