@@ -197,13 +197,17 @@ cpu1_off() {
 }
 
 # rt_jobs_within LOW HIGH: every job of traced_rt_job's task after its
-# first was switched in at LOW..HIGH kHz.
+# first reached LOW kHz before it ended, and none ran above HIGH.
 rt_jobs_within() {
 	[ "$(grep -c '^in ' <<< "$TIMELINE")" -ge 50 ]
-	grep '^in ' <<< "$TIMELINE" | tail -n +2 | awk -v low="$1" -v high="$2" '
-		$2 + 0 < low || $2 + 0 > high {
-			printf "job at %s kHz, outside %d-%d\n", $2, low, high > "/dev/stderr"; bad = 1 }
-		END { exit bad }'
+	awk -v low="$1" -v high="$2" '
+		$1 == "in" { jobs++; injob = 1; top = $2 + 0 }
+		($1 == "in" || $1 == "freq") && injob && $2 + 0 > top { top = $2 + 0 }
+		$1 == "out" && injob && jobs > 1 { injob = 0; judged++
+			if (top < low || top > high) {
+				printf "job %d ran at up to %d kHz, outside %d-%d\n", jobs, top, low, high > "/dev/stderr"
+				bad = 1 } }
+		END { exit bad || judged < 49 }' <<< "$TIMELINE"
 }
 
 @test "bpf_classaware: with uclamp in use, RT work runs at the level of its clamp" {
@@ -213,12 +217,14 @@ rt_jobs_within() {
 	# With uclamp in use the scheduler gives RT work its uclamp.min
 	# (sched_util_clamp_min_rt_default), not the top: 512 is half the
 	# capacity, 1 GHz, which the driver resolves to 1.2 GHz.  The task's
-	# own utilization (1 ms in 20) asks for less.  Each job is judged at
-	# its switch-in: at the clamp's level, and never at the top; other
-	# work on CPU 0 may add to the level, not take from it (every job was
-	# at exactly 1.2 GHz in five runs; with 0 at 400 MHz, but for 9 of 99
-	# at 800 MHz in one).  Writing the default puts uclamp in use for the
-	# rest of the boot.
+	# own utilization (1 ms in 20) asks for less.  Each job must reach the
+	# clamp's level, and never the top; other work on CPU 0 may add to the
+	# level.  (At its switch-in a job may still run at the level before:
+	# the wake-up is judged again by a sample right after it, which twice
+	# in 97 jobs of a CI run came after the switch-in.  Every job was at
+	# 1.2 GHz at its switch-in in five runs; with 0 at 400 MHz, but for 9
+	# of 99 at 800 MHz in one.)  Writing the default puts uclamp in use
+	# for the rest of the boot.
 	echo 512 > /proc/sys/kernel/sched_util_clamp_min_rt_default
 	traced_rt_job 2
 	rt_jobs_within 1200000 1600000
@@ -233,7 +239,6 @@ rt_jobs_within() {
 	use_classaware
 	# 6 ms of every 20 ms reserved, 0.5 ms used: utilization stays low.
 	dl_job_on_cpu0 6000
-	wait_for 5 find_task dljob
 	bw=$((1024 * 6 / 20))
 	floor=$(lowest_opp_at_least $((2000000 * bw * 110 / 100 / 1024)))
 	echo "# bw_dl $bw: floor $floor kHz" >&3

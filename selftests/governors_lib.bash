@@ -323,6 +323,17 @@ dl_job_on_cpu0() {
 	# Admission control forbids pinning a DL task.
 	echo -1 > /proc/sys/kernel/sched_rt_runtime_us
 	rtapp_on_cpu0 dljob SCHED_DEADLINE 3600 500 20000 "$1"
+	# Returns with the reservation in place.  rt-app starts its thread as
+	# a CFS task, whose start-up utilization alone lifted policy0 to the
+	# floor a test waited for, and the floor test then began before the
+	# reservation and saw policy0 under it (a CI run of 2026-12-08).
+	wait_for 20 dl_reservation_in_place
+}
+
+# dl_reservation_in_place: rt-app's dljob thread runs as SCHED_DEADLINE
+# (policy 6); its id in TASK_PID.
+dl_reservation_in_place() {
+	find_task dljob && [ "$(awk '$1 == "policy" { print $3 }' "/proc/$TASK_PID/sched" 2>/dev/null)" = 6 ]
 }
 
 # end_rtapp: the job of rt-app started last is alive, and then ends.
